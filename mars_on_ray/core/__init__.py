@@ -1,0 +1,1 @@
+"""The Ray-agnostic engine: entities, operands, keys, graph, tiling, optimizer, fusion."""

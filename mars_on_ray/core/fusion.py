@@ -1,0 +1,103 @@
+"""Chunk-level fusion: a chunk graph becomes subtasks, each one Ray task."""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Iterable
+
+from .entity import ChunkData
+from .graph import topo_order
+from .operand import Operand
+
+#: a chunk read by more consumers than this is not fused into them (keeps fan-out parallel)
+FANOUT_LIMIT = 3
+
+
+@dataclass
+class Step:
+    """One operand execution: reads ``inputs`` keys, writes ``outputs`` (None: not needed)."""
+
+    op: Operand
+    inputs: list[str]
+    outputs: list[str | None]
+
+
+@dataclass
+class SubtaskSpec:
+    """A fused group of steps run as one Ray task."""
+
+    steps: list[Step]
+    input_keys: list[str]
+    output_keys: list[str]
+    #: per step, the keys no later step (nor the output) reads: freed right after it
+    release: list[list[str]] = field(default_factory=list)
+
+    @property
+    def label(self) -> str:
+        return self.steps[-1].op.name
+
+
+def build_steps(targets: Iterable[ChunkData], stored: set[str]) -> list[Step]:
+    """The steps computing ``targets``, inputs first; chunks whose key is stored are inputs."""
+    steps: dict[tuple, Step] = {}
+    for chunk in topo_order(targets, stop=lambda c: c.key in stored):
+        if chunk.key in stored:
+            continue
+        # outputs of one multi-output operand share op object, inputs and grid index
+        identity = (id(chunk.op), tuple(i.key for i in chunk.inputs), chunk.index)
+        step = steps.get(identity)
+        if step is None:
+            step = steps[identity] = Step(chunk.op, [i.key for i in chunk.inputs],
+                                              [None] * chunk.op.n_outputs)
+        step.outputs[chunk.output_index] = chunk.key
+    return list(steps.values())
+
+
+def fuse(steps: list[Step], target_keys: set[str]) -> list[SubtaskSpec]:
+    """Group steps into subtasks by colouring: a step joins its predecessors' group when they
+    all share one group, are fusable, and none fans out to more than FANOUT_LIMIT consumers."""
+    producer = {k: i for i, s in enumerate(steps) for k in s.outputs if k is not None}
+    preds = [{producer[k] for k in s.inputs if k in producer} for s in steps]
+    n_consumers = [0] * len(steps)
+    for p in preds:
+        for i in p:
+            n_consumers[i] += 1
+
+    color: list[int] = []
+    for i, step in enumerate(steps):
+        pred_colors = {color[p] for p in preds[i]}
+        propagates = all(steps[p].op.fusable and n_consumers[p] <= FANOUT_LIMIT for p in preds[i])
+        if step.op.fusable and preds[i] and propagates and len(pred_colors) == 1:
+            color.append(pred_colors.pop())
+        else:
+            color.append(i)
+
+    groups: dict[int, list[int]] = {}
+    for i, c in enumerate(color):
+        groups.setdefault(c, []).append(i)
+    readers: dict[str, set[int]] = {}
+    for i, s in enumerate(steps):
+        for k in s.inputs:
+            readers.setdefault(k, set()).add(color[i])
+
+    specs = []
+    for c, members in groups.items():
+        member_steps = [steps[i] for i in members]
+        produced = [k for s in member_steps for k in s.outputs if k is not None]
+        produced_set = set(produced)
+        inputs = list(dict.fromkeys(k for s in member_steps for k in s.inputs if k not in produced_set))
+        outputs = [k for k in produced if k in target_keys or readers.get(k, set()) - {c}]
+        specs.append(SubtaskSpec(member_steps, inputs, outputs, _release_plan(member_steps, outputs)))
+    return specs
+
+
+def _release_plan(steps: list[Step], outputs: list[str]) -> list[list[str]]:
+    last_use: dict[str, int] = {}
+    for i, s in enumerate(steps):
+        for k in s.inputs:
+            last_use[k] = i
+    keep = set(outputs)
+    plan: list[list[str]] = [[] for _ in steps]
+    for k, i in last_use.items():
+        if k not in keep:
+            plan[i].append(k)
+    return plan

@@ -1,0 +1,68 @@
+"""Operands: a computation with declared parameters, tiling and a chunk kernel."""
+from __future__ import annotations
+
+from typing import Any, ClassVar
+
+from .tokenize import tokenize
+
+
+class Operand:
+    """Base of every operation.
+
+    Subclasses declare their parameters in ``_params`` (defaults as class attributes) and
+    implement ``tile(ctx, out)`` (tileable -> chunks, may be a generator that yields chunks
+    whose real shapes it needs) and ``execute(*inputs)`` (one chunk, pure NumPy/pandas).
+    An operand holds only parameters, never graph nodes, so chunk operands pickle small.
+    """
+
+    _params: ClassVar[tuple[str, ...]] = ()
+    #: user-level name shown in errors and progress, e.g. "mt.dot"
+    label: str | None = None
+    #: number of chunk outputs ``execute`` returns (a tuple when > 1)
+    n_outputs: ClassVar[int] = 1
+    #: False: never fuse this chunk with its neighbours (shuffle mappers)
+    fusable: ClassVar[bool] = True
+
+    def __init__(self, **params: Any):
+        unknown = set(params) - set(self._all_params()) - {"label"}
+        if unknown:
+            raise TypeError(f"{type(self).__name__} got unknown parameters {sorted(unknown)}")
+        for name, value in params.items():
+            setattr(self, name, value)
+
+    @classmethod
+    def _all_params(cls) -> tuple[str, ...]:
+        names: list[str] = []
+        for klass in reversed(cls.__mro__):
+            for name in klass.__dict__.get("_params", ()):
+                if name not in names:
+                    names.append(name)
+        return tuple(names)
+
+    @property
+    def params(self) -> dict[str, Any]:
+        return {name: getattr(self, name, None) for name in self._all_params()}
+
+    def token(self) -> str:
+        return tokenize(type(self), self.params)
+
+    def new(self, **changes: Any) -> "Operand":
+        """A copy of this operand with some parameters changed (e.g. a chunk operand)."""
+        params = {**self.params, **changes}
+        op = type(self)(**params)
+        op.label = changes.get("label", self.label)
+        return op
+
+    @property
+    def name(self) -> str:
+        return self.label or type(self).__name__
+
+    def tile(self, ctx, out):  # pragma: no cover - every tileable operand overrides it
+        raise NotImplementedError(f"{type(self).__name__} cannot be tiled")
+
+    def execute(self, *inputs):  # pragma: no cover - every chunk operand overrides it
+        raise NotImplementedError(f"{type(self).__name__} cannot be executed")
+
+    def __repr__(self) -> str:
+        shown = ", ".join(f"{k}={v!r}" for k, v in self.params.items() if v is not None)
+        return f"{type(self).__name__}({shown})"[:200]

@@ -1,0 +1,62 @@
+"""Deterministic tokens: the same value gives the same token in every process and run."""
+from __future__ import annotations
+
+import hashlib
+import pickle
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+
+def tokenize(*args: Any) -> str:
+    """Return a hex token of ``args``; equal inputs give equal tokens across processes."""
+    h = hashlib.blake2b(digest_size=16)
+    _feed(h, args)
+    return h.hexdigest()
+
+
+def _feed(h, obj: Any) -> None:
+    if obj is None or isinstance(obj, (bool, int, float, complex, str, bytes)):
+        h.update(f"{type(obj).__name__}:{obj!r};".encode())
+    elif isinstance(obj, (tuple, list)):
+        h.update(f"{type(obj).__name__}[{len(obj)}".encode())
+        for item in obj:
+            _feed(h, item)
+        h.update(b"]")
+    elif isinstance(obj, dict):
+        h.update(f"dict[{len(obj)}".encode())
+        for k in sorted(obj, key=repr):
+            _feed(h, k)
+            _feed(h, obj[k])
+        h.update(b"]")
+    elif isinstance(obj, slice):
+        _feed(h, ("slice", obj.start, obj.stop, obj.step))
+    elif isinstance(obj, np.ndarray):
+        h.update(f"nd{obj.dtype.str}{obj.shape}".encode())
+        if obj.dtype.hasobject:
+            _feed(h, obj.tolist())
+        else:
+            h.update(np.ascontiguousarray(obj).view(np.uint8).data)
+    elif isinstance(obj, (np.generic, np.dtype)):
+        h.update(f"np:{type(obj).__name__}:{obj!r};".encode())
+    elif isinstance(obj, (pd.DataFrame, pd.Series, pd.Index)):
+        h.update(type(obj).__name__.encode())
+        _feed(h, repr(getattr(obj, "dtypes", obj.dtype)))
+        if isinstance(obj, pd.DataFrame):
+            _feed(h, list(map(str, obj.columns)))
+        frame = obj.to_frame() if isinstance(obj, pd.Index) else obj
+        h.update(pd.util.hash_pandas_object(frame, index=not isinstance(obj, pd.Index)).to_numpy().data)
+    elif hasattr(obj, "__mars_token__"):
+        _feed(h, obj.__mars_token__())
+    elif isinstance(obj, type):
+        h.update(f"type:{obj.__module__}.{obj.__qualname__};".encode())
+    elif callable(obj) and hasattr(obj, "__qualname__") and "<" not in obj.__qualname__:
+        h.update(f"fn:{getattr(obj, '__module__', '')}.{obj.__qualname__};".encode())
+    else:
+        try:
+            import cloudpickle
+
+            h.update(cloudpickle.dumps(obj, protocol=pickle.HIGHEST_PROTOCOL))
+        except Exception:  # unpicklable: unique per object, never shared
+            h.update(f"id:{id(obj)};".encode())

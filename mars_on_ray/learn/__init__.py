@@ -1,0 +1,1 @@
+"""The scikit-learn API (estimators arrive with their own issue)."""

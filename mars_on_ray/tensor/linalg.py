@@ -1,0 +1,2 @@
+"""(to be written)"""
+__all__: list[str] = []

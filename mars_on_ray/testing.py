@@ -1,0 +1,108 @@
+"""``assert_eq``: the parity check every test uses.
+
+It compares a lazy object with the NumPy / pandas result AND checks that the metadata declared
+at build time (shape, dtype, columns, chunk shapes) matches what was computed, and that keys
+are derived from content (rebuilding a node's key from its operand and inputs gives it back).
+"""
+from __future__ import annotations
+
+import math
+import pickle
+
+import numpy as np
+import pandas as pd
+
+from .core.entity import TileableData
+from .core.graph import FlatGraph, topo_order
+from .core.local import LocalExecutor
+from .core.tokenize import tokenize
+from .core.user import Tileable
+
+
+def _compute(obj: Tileable):
+    from . import session as session_mod
+
+    if session_mod.get_default_session(create=False) is not None:
+        return obj.fetch()
+    return LocalExecutor().compute(obj.data)[0]
+
+
+def assert_eq(actual, expected, *, check_chunks: bool = True, check_dtype: bool = True,
+              rtol: float = 1e-7, atol: float = 0.0, check_index_type: bool = True) -> None:
+    """Assert a lazy object (or a plain value) equals ``expected`` in values and metadata."""
+    if isinstance(actual, Tileable):
+        _check_declared(actual.data, expected, check_dtype)
+        _check_keys(actual.data)
+        if check_chunks:
+            _check_chunks(actual.data, check_dtype)
+        actual = _compute(actual)
+    _check_values(actual, expected, check_dtype, rtol, atol, check_index_type)
+
+
+def _check_values(actual, expected, check_dtype, rtol, atol, check_index_type):
+    if isinstance(expected, pd.DataFrame):
+        pd.testing.assert_frame_equal(actual, expected, check_dtype=check_dtype, rtol=rtol, atol=atol,
+                                      check_index_type=check_index_type)
+    elif isinstance(expected, pd.Series):
+        pd.testing.assert_series_equal(actual, expected, check_dtype=check_dtype, rtol=rtol, atol=atol,
+                                       check_index_type=check_index_type)
+    elif isinstance(expected, pd.Index):
+        pd.testing.assert_index_equal(actual, expected, exact=check_index_type)
+    else:
+        expected_arr, actual_arr = np.asarray(expected), np.asarray(actual)
+        assert actual_arr.shape == expected_arr.shape, f"shape {actual_arr.shape} != {expected_arr.shape}"
+        if check_dtype:
+            assert actual_arr.dtype == expected_arr.dtype, f"dtype {actual_arr.dtype} != {expected_arr.dtype}"
+        if np.issubdtype(expected_arr.dtype, np.number) and not np.issubdtype(expected_arr.dtype, np.integer):
+            np.testing.assert_allclose(actual_arr, expected_arr, rtol=rtol, atol=atol, equal_nan=True)
+        else:
+            np.testing.assert_array_equal(actual_arr, expected_arr)
+
+
+def _check_declared(node: TileableData, expected, check_dtype: bool) -> None:
+    shape = np.shape(expected) if not hasattr(expected, "shape") else expected.shape
+    for declared, real in zip(node.shape, shape):
+        assert math.isnan(declared) or declared == real, f"declared shape {node.shape} != {shape}"
+    assert len(node.shape) == len(shape), f"declared ndim {len(node.shape)} != {len(shape)}"
+    meta = node.meta
+    if isinstance(expected, pd.DataFrame):
+        pd.testing.assert_index_equal(meta.columns, expected.columns)
+        if check_dtype:
+            pd.testing.assert_series_equal(meta.dtypes, expected.dtypes, check_index_type=False)
+    elif isinstance(expected, (pd.Series, pd.Index)):
+        assert meta.name == expected.name, f"declared name {meta.name!r} != {expected.name!r}"
+        if check_dtype:
+            assert meta.dtype == expected.dtype, f"declared dtype {meta.dtype} != {expected.dtype}"
+    elif check_dtype:
+        expected_dtype = np.asarray(expected).dtype
+        assert meta.dtype == expected_dtype, f"declared dtype {meta.dtype} != {expected_dtype}"
+
+
+def _check_chunks(node: TileableData, check_dtype: bool) -> None:
+    """Every chunk's computed value agrees with the chunk's declared shape and dtype(s)."""
+    executor = LocalExecutor()
+    tiled = executor.tile(node)
+    executor._run(tiled.flat)
+    for pos, chunk in np.ndenumerate(tiled.chunks):
+        value = executor.values[chunk.key]
+        real = tuple(np.shape(value))
+        for declared, r in zip(chunk.shape, real):
+            assert math.isnan(declared) or declared == r, f"chunk {pos}: declared {chunk.shape} != {real}"
+        if not check_dtype:
+            continue
+        if isinstance(value, pd.DataFrame):
+            pd.testing.assert_index_equal(value.columns, chunk.meta.columns)
+            pd.testing.assert_series_equal(value.dtypes, chunk.meta.dtypes, check_index_type=False)
+        elif isinstance(value, (pd.Series, pd.Index)):
+            assert value.dtype == chunk.meta.dtype, f"chunk {pos}: dtype {value.dtype} != {chunk.meta.dtype}"
+        elif chunk.meta is not None and hasattr(chunk.meta, "dtype"):
+            assert np.asarray(value).dtype == chunk.meta.dtype, (
+                f"chunk {pos}: dtype {np.asarray(value).dtype} != {chunk.meta.dtype}")
+
+
+def _check_keys(node: TileableData) -> None:
+    """Keys come from content: a pickled graph rebuilds every key from operand + inputs."""
+    roundtrip = pickle.loads(pickle.dumps(FlatGraph([node]))).roots[0]
+    for n in topo_order([roundtrip]):
+        rebuilt = tokenize(n.op.token(), [i.key for i in n.inputs], n.output_index, None)
+        assert rebuilt == n.key, f"key of {n!r} is not derived from its operand and inputs"
