@@ -1,29 +1,267 @@
-"""The client: sessions, execute, fetch, progress. (being written)"""
+"""The client side: sessions, ``execute``, ``fetch`` and progress.
+
+This is the only client module that talks to the services. Data moves directly between this
+process and Ray's object store: pieces of in-memory inputs are ``ray.put`` once, results are
+``ray.get`` from the refs the storage service lists.
+"""
 from __future__ import annotations
 
-from .core.user import set_runner
+import atexit
+import threading
+import time
+import weakref
+from typing import Any
 
-_default = None
+import numpy as np
+import ray
+
+from .config import options
+from .core.entity import TileableData
+from .core.graph import FlatGraph, topo_order
+from .core.merge import merge_chunks
+from .core.tiling import TileContext
+from .core.user import ClientData, Tileable, set_runner
+from .services import ensure_services, get_service
+from .services.registry import reset_handles
+from .storage.tuning import WorkerTuning
+
+_default_session: "Session | None" = None
 
 
 class Session:
-    pass
+    """A connection to the services with its own isolated data."""
+
+    def __init__(self, session_id: str):
+        self.session_id = session_id
+        self._results: dict[str, Any] = {}  # tileable key -> TileableResult
+        self._held: dict[str, int] = {}  # tileable key -> live nodes holding it
+        self._tracked: "weakref.WeakSet[TileableData]" = weakref.WeakSet()
+        self._released: list[str] = []
+        self._lock = threading.Lock()
+        self._flush_timer: threading.Timer | None = None
+        self.closed = False
+
+    # -- execution -------------------------------------------------------------------------
+    def execute(self, *objs: Tileable, show_progress: bool | None = None) -> None:
+        """Run the graphs behind ``objs`` as one task (shared work is computed once)."""
+        self._check_open()
+        self._flush_released()
+        nodes = [o.data for o in objs if o.data.key not in self._results]
+        nodes = list({n.key: n for n in nodes}.values())
+        if not nodes:
+            return
+        self._upload_sources(nodes)
+        hold = [n.key for n in nodes if n.key not in self._held]
+        task = get_service("task")
+        task_id = ray.get(task.submit.remote(self.session_id, FlatGraph(nodes), hold))
+        status = self._wait(task, task_id, nodes, show_progress)
+        if "error" in status:
+            raise status["error"]
+        for node, result in zip(nodes, status["results"]):
+            self._results[node.key] = result
+            if node.has_unknown_shape:
+                node.refresh_shape(result.shape)
+            self._track(node)
+
+    def fetch(self, *objs: Tileable) -> Any:
+        """The values of ``objs`` (executing what has not run yet); one value for one object."""
+        self._check_open()
+        missing = [o for o in objs if o.data.key not in self._results]
+        if missing:
+            self.execute(*missing)
+        values = []
+        for obj in objs:
+            result = self._results[obj.data.key]
+            keys = list(result.chunk_keys.flat)
+            refs = ray.get(get_service("storage").get_refs.remote(self.session_id, keys))
+            grid = np.empty(result.chunk_keys.shape, dtype=object)
+            for pos, value in zip(np.ndindex(grid.shape), ray.get(refs)):
+                grid[pos] = value
+            values.append(merge_chunks(obj.data.meta, grid))
+        return values[0] if len(values) == 1 else values
+
+    def _wait(self, task, task_id: str, nodes, show_progress: bool | None) -> dict:
+        bar = None
+        started = time.time()
+        try:
+            while True:
+                status = ray.get(task.wait.remote(task_id, 0.3))
+                if status["done"]:
+                    return status
+                if bar is None and _wants_bar(show_progress, time.time() - started):
+                    from tqdm.auto import tqdm
+
+                    names = ", ".join(dict.fromkeys(n.op.name for n in nodes))
+                    bar = tqdm(total=1.0, desc=names[:40], unit="", bar_format=(
+                        "{desc}: {percentage:3.0f}%|{bar}| {elapsed}<{remaining}"), disable=None)
+                if bar is not None and status["subtasks_total"]:
+                    bar.n = status["subtasks_done"] / status["subtasks_total"]
+                    bar.refresh()
+        except KeyboardInterrupt:
+            ray.get(task.cancel.remote(task_id))
+            raise
+        finally:
+            if bar is not None:
+                bar.n = 1.0
+                bar.close()
+
+    # -- inputs held by the client ---------------------------------------------------------
+    def _upload_sources(self, roots: list[TileableData]) -> None:
+        """Put every in-memory source's chunk pieces into the object store, once."""
+        refs: dict[str, list] = {}
+        held: dict[str, list[str]] = {}
+        for node in topo_order(roots, stop=lambda n: n.key in self._results):
+            if not isinstance(node.op, ClientData) or node.key in self._results:
+                continue
+            if node.op.data is None:
+                continue
+            tiled = node.op.tile(TileContext(), node)
+            for chunk in tiled.flat:
+                refs[chunk.key] = [ray.put(chunk.op.data)]
+            held[node.key] = [c.key for c in tiled.flat]
+            self._results[node.key] = _source_result(node, tiled)
+            self._track(node)
+        if refs:
+            ray.get([get_service("storage").put.remote(self.session_id, refs),
+                     get_service("lifecycle").incref.remote(self.session_id, held)])
+
+    # -- lifecycle ---------------------------------------------------------------------------
+    def _track(self, node: TileableData) -> None:
+        """Hold ``node``'s chunks while this node object lives."""
+        if node in self._tracked:
+            return
+        self._tracked.add(node)
+        with self._lock:
+            self._held[node.key] = self._held.get(node.key, 0) + 1
+        weakref.finalize(node, self._release, node.key)
+
+    def _release(self, key: str) -> None:
+        with self._lock:
+            count = self._held.get(key, 0) - 1
+            if count > 0:
+                self._held[key] = count
+                return
+            self._held.pop(key, None)
+            self._results.pop(key, None)
+            self._released.append(key)
+            if self._flush_timer is None and not self.closed:
+                self._flush_timer = threading.Timer(0.05, self._flush_released)
+                self._flush_timer.daemon = True
+                self._flush_timer.start()
+
+    def _flush_released(self) -> None:
+        with self._lock:
+            keys, self._released, self._flush_timer = self._released, [], None
+        if keys and not self.closed and ray.is_initialized():
+            try:
+                get_service("lifecycle").decref.remote(self.session_id, keys)
+            except Exception:  # the cluster is going away
+                pass
+
+    # -- closing -----------------------------------------------------------------------------
+    def close(self) -> None:
+        """Free every chunk of this session; the session cannot be used afterwards."""
+        global _default_session
+        if self.closed:
+            return
+        self.closed = True
+        self._results.clear()
+        if ray.is_initialized():
+            try:
+                ray.get(get_service("session").close.remote(self.session_id))
+            except Exception:
+                pass
+        if _default_session is self:
+            _default_session = None
+
+    def _check_open(self) -> None:
+        if self.closed:
+            raise RuntimeError(f"session {self.session_id} is closed")
+
+    def __enter__(self) -> "Session":
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.close()
+
+    def __repr__(self) -> str:
+        return f"<Session {self.session_id}{' closed' if self.closed else ''}>"
 
 
-def get_default_session(create: bool = True):
-    return _default
+def _source_result(node: TileableData, tiled):
+    from .services.task import TileableResult
+
+    keys = np.empty(tiled.chunks.shape, dtype=object)
+    for pos, chunk in np.ndenumerate(tiled.chunks):
+        keys[pos] = chunk.key
+    return TileableResult(node.key, keys, tiled.nsplits, node.shape)
 
 
-def new_session(*args, **kwargs):
-    raise NotImplementedError
+def _wants_bar(show_progress: bool | None, elapsed: float) -> bool:
+    if show_progress is not None:
+        return show_progress
+    return options.progress_bar_after is not None and elapsed >= options.progress_bar_after
 
 
-def execute(*objs, session=None, **kwargs):
-    raise NotImplementedError
+def new_session(address: str | None = None, *, session_id: str | None = None, default: bool = True,
+                cache_mem=None, spill_dirs=None, phy_mem=None, min_mem=None,
+                **ray_init_kwargs) -> Session:
+    """Open a session: attach to the running Ray (or ``address``), else start a local one.
+
+    ``session_id`` attaches to an existing session. ``cache_mem``, ``spill_dirs``, ``phy_mem``
+    and ``min_mem`` are Mars worker tuning, applied when this call starts Ray.
+    """
+    global _default_session
+    if not ray.is_initialized():
+        tuning = WorkerTuning(cache_mem, list(spill_dirs or []), phy_mem, min_mem)
+        kwargs = {"include_dashboard": False, "log_to_driver": True, **tuning.ray_init_kwargs(),
+                  **ray_init_kwargs}
+        reset_handles()
+        ray.init(address=address, **kwargs)
+    try:
+        service = get_service("session")
+    except ValueError:
+        ensure_services()
+        service = get_service("session")
+    session = Session(ray.get(service.create.remote(session_id)))
+    if session_id is None:
+        _created.append(weakref.ref(session))
+    if default:
+        _default_session = session
+    return session
 
 
-def fetch(*objs, session=None, **kwargs):
-    raise NotImplementedError
+_created: list[weakref.ref] = []
+
+
+@atexit.register
+def _close_created_sessions() -> None:
+    for ref in _created:
+        session = ref()
+        if session is not None:
+            session.close()
+
+
+def get_default_session(create: bool = False) -> Session | None:
+    """The default session (``create=True``: open one if there is none)."""
+    if (_default_session is None or _default_session.closed) and create:
+        return new_session()
+    return _default_session
+
+
+def _session_for(session: Session | None) -> Session:
+    return session or get_default_session(create=True)
+
+
+def execute(*objs: Tileable, session: Session | None = None, **kwargs) -> Any:
+    """Execute several objects in one graph; returns the object, or a list for several."""
+    _session_for(session).execute(*objs, **kwargs)
+    return objs[0] if len(objs) == 1 else list(objs)
+
+
+def fetch(*objs: Tileable, session: Session | None = None) -> Any:
+    """Fetch several objects' values (executing them first if needed)."""
+    return _session_for(session).fetch(*objs)
 
 
 set_runner(execute, fetch)

@@ -1,0 +1,82 @@
+"""SchedulingService: submits subtasks as Ray tasks and owns the ObjectRefs of their outputs.
+
+Being the owner matters: Ray reconstructs a lost object only through its owner, so the refs of
+a running task live here (detached) rather than in a driver that may exit.
+"""
+from __future__ import annotations
+
+import asyncio
+
+import ray
+
+from ..config import options
+from ..core.fusion import SubtaskSpec
+from .registry import Service
+from .subtask import submit_subtask
+
+
+def unwrap_error(exc: BaseException) -> BaseException:
+    """The user's exception inside a RayTaskError (its type and notes kept)."""
+    cause = getattr(exc, "cause", None)
+    return cause if isinstance(cause, BaseException) else exc
+
+
+class _TaskRefs:
+    def __init__(self, session_id: str):
+        self.session_id = session_id
+        self.refs: dict[str, ray.ObjectRef] = {}
+        self.meta_futures: list[asyncio.Future] = []
+
+
+class SchedulingService(Service):
+    def __init__(self):
+        self._tasks: dict[str, _TaskRefs] = {}
+
+    async def run_stage(self, session_id: str, task_id: str, specs: list[SubtaskSpec],
+                        stored_inputs: list[str]) -> dict[str, tuple]:
+        """Run one stage's subtasks (specs in dependency order); returns output metas by key.
+
+        ``stored_inputs`` are keys the session's storage holds from earlier tasks.
+        """
+        task = self._tasks.setdefault(task_id, _TaskRefs(session_id))
+        missing = [k for k in stored_inputs if k not in task.refs]
+        if missing:
+            refs = await self.service("storage").get_refs.remote(session_id, missing)
+            task.refs.update(zip(missing, refs))
+        futures, submitted = [], []
+        for spec in specs:
+            out = submit_subtask(spec, [task.refs[k] for k in spec.input_keys],
+                                 options.subtask_max_retries)
+            task.refs.update(zip(spec.output_keys, out[1:]))
+            futures.append(asyncio.wrap_future(out[0].future()))
+            submitted.append(out[0])
+        task.meta_futures.extend(futures)
+        if futures:
+            await asyncio.wait(futures, return_when=asyncio.FIRST_EXCEPTION)
+        metas: dict[str, tuple] = {}
+        for spec, fut, ref in zip(specs, futures, submitted):
+            if fut.done() and fut.exception() is None:
+                metas.update(zip(spec.output_keys, fut.result()))
+                continue
+            for other in submitted:  # a subtask failed: stop the rest of the stage
+                ray.cancel(other)
+            raise unwrap_error(fut.exception()) if fut.done() else RuntimeError("stage cancelled")
+        await self.service("meta").set.remote(session_id, metas)
+        return metas
+
+    async def progress(self, task_id: str) -> tuple[int, int]:
+        task = self._tasks.get(task_id)
+        if task is None:
+            return 0, 0
+        return sum(f.done() for f in task.meta_futures), len(task.meta_futures)
+
+    async def finish_task(self, task_id: str, keep: list[str]) -> None:
+        """Hand the kept refs to storage and drop every other ref the task made."""
+        task = self._tasks.pop(task_id, None)
+        if task is None:
+            return
+        kept = {k: [task.refs[k]] for k in keep if k in task.refs}
+        if kept:
+            await self.service("storage").put.remote(task.session_id, kept)
+        for fut in task.meta_futures:
+            fut.cancel()

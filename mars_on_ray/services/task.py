@@ -1,0 +1,150 @@
+"""TaskService: runs a submitted tileable graph: optimize, tile stage by stage, fuse, schedule."""
+from __future__ import annotations
+
+import asyncio
+import time
+import uuid
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from ..core.entity import ChunkData, TileableData
+from ..core.fusion import build_steps, fuse
+from ..core.graph import FlatGraph, topo_order
+from ..core.optimizer import optimize
+from ..core.tiling import TileContext, tile_graph
+from .registry import Service
+
+
+@dataclass
+class TaskState:
+    task_id: str
+    session_id: str
+    roots: list[TileableData]
+    hold: list[str]
+    started: float = field(default_factory=time.time)
+    computed: dict[str, tuple] = field(default_factory=dict)  # key -> meta, made by this task
+    stages: int = 0
+    future: asyncio.Task | None = None
+
+
+@dataclass
+class TileableResult:
+    """What a client needs to fetch one executed tileable."""
+
+    key: str
+    chunk_keys: np.ndarray  # object array in chunk-grid layout
+    nsplits: tuple
+    shape: tuple
+
+
+class TaskService(Service):
+    def __init__(self):
+        self._tasks: dict[str, TaskState] = {}
+
+    async def submit(self, session_id: str, graph: FlatGraph, hold: list[str]) -> str:
+        """Start running ``graph``; ``hold`` are root keys the client keeps alive afterwards."""
+        state = TaskState(uuid.uuid4().hex[:16], session_id, graph.roots, hold)
+        state.future = asyncio.ensure_future(self._run(state))
+        self._tasks[state.task_id] = state
+        return state.task_id
+
+    async def wait(self, task_id: str, timeout: float) -> dict:
+        """Wait up to ``timeout`` s; returns status, progress and, when done, results or error."""
+        state = self._tasks[task_id]
+        try:
+            await asyncio.wait_for(asyncio.shield(state.future), timeout)
+        except asyncio.TimeoutError:
+            pass
+        except BaseException:
+            pass
+        done_subtasks, total = await self.service("scheduling").progress.remote(task_id)
+        status = {"done": state.future.done(), "subtasks_done": done_subtasks,
+                  "subtasks_total": total, "stages": state.stages}
+        if state.future.done():
+            self._tasks.pop(task_id, None)
+            if state.future.cancelled():
+                status["error"] = asyncio.CancelledError("the task was cancelled")
+            elif state.future.exception() is not None:
+                status["error"] = state.future.exception()
+            else:
+                status["results"] = state.future.result()
+        return status
+
+    async def cancel(self, task_id: str) -> None:
+        state = self._tasks.get(task_id)
+        if state is not None:
+            state.future.cancel()
+
+    async def cancel_session(self, session_id: str) -> None:
+        for state in list(self._tasks.values()):
+            if state.session_id == session_id:
+                state.future.cancel()
+
+    async def _run(self, state: TaskState) -> list[TileableResult]:
+        keep: list[str] = []
+        try:
+            ctx = TileContext()
+            driver = tile_graph(optimize(state.roots), ctx)
+            shapes = None
+            while True:
+                try:
+                    request = driver.send(shapes)
+                except StopIteration:
+                    break
+                metas = await self._compute(state, request)
+                shapes = [metas[c.key][0] for c in request]
+            results, result_chunks = [], []
+            for root in state.roots:
+                tiled = ctx[root]
+                result_chunks.extend(tiled.flat)
+                results.append(tiled)
+            metas = await self._compute(state, result_chunks)
+            out = [self._describe(root, tiled, metas) for root, tiled in zip(state.roots, results)]
+            keep = [c.key for c in result_chunks]
+            await self.service("scheduling").finish_task.remote(state.task_id, keep)
+            held = {r.key: list(r.chunk_keys.flat) for r in out if r.key in set(state.hold)}
+            if held:
+                await self.service("lifecycle").incref.remote(state.session_id, held)
+            return out
+        finally:
+            if not keep:  # failed or cancelled: free everything the task made
+                await self.service("scheduling").finish_task.remote(state.task_id, [])
+
+    async def _compute(self, state: TaskState, chunks: list[ChunkData]) -> dict[str, tuple]:
+        """Make ``chunks`` exist (computing only what is not stored); returns their metas."""
+        targets = {c.key for c in chunks}
+        closure = [c.key for c in topo_order(chunks) if c.key not in state.computed]
+        stored = await self.service("storage").stored.remote(state.session_id, closure)
+        known = set(state.computed) | set(stored)
+        steps = build_steps(chunks, known)
+        if steps:
+            state.stages += 1
+            specs = fuse(steps, targets)
+            used = {k for s in specs for k in s.input_keys}
+            stored_inputs = [k for k in stored if k in used]
+            metas = await self.service("scheduling").run_stage.remote(
+                state.session_id, state.task_id, specs, stored_inputs)
+            state.computed.update(metas)
+        missing = [k for k in targets if k not in state.computed]
+        if missing:
+            found = await self.service("meta").get.remote(state.session_id, missing)
+            state.computed.update({k: m for k, m in zip(missing, found) if m is not None})
+        return state.computed
+
+    @staticmethod
+    def _describe(root: TileableData, tiled, metas: dict[str, tuple]) -> TileableResult:
+        keys = np.empty(tiled.chunks.shape, dtype=object)
+        shapes = {}
+        for pos, chunk in np.ndenumerate(tiled.chunks):
+            keys[pos] = chunk.key
+            shapes[pos] = metas[chunk.key][0]
+        nsplits = []
+        for axis in range(tiled.chunks.ndim):
+            sizes = []
+            for i in range(tiled.chunks.shape[axis]):
+                pos = tuple(i if a == axis else 0 for a in range(tiled.chunks.ndim))
+                sizes.append(shapes[pos][axis] if axis < len(shapes[pos]) else 1)
+            nsplits.append(tuple(sizes))
+        shape = tuple(sum(s) for s in nsplits[: len(root.shape)])
+        return TileableResult(root.key, keys, tuple(nsplits), shape)
