@@ -63,6 +63,7 @@ class _Frame(Tileable):
     __neg__ = _lazy("arithmetic", "neg")
     __abs__ = _lazy("arithmetic", "abs")
     abs = _lazy("arithmetic", "abs")
+    astype = _lazy("arithmetic", "astype")
     del _name, _dunder, _func
 
 

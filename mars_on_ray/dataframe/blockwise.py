@@ -1,0 +1,179 @@
+"""Row-aligned chunk-by-chunk operations on frames, and row rechunking to line inputs up."""
+from __future__ import annotations
+
+import math
+from typing import Any, Callable
+
+import numpy as np
+import pandas as pd
+
+from ..core.entity import ChunkData, Tiled, chunk_grid
+from ..core.operand import Operand
+from .core import _Frame, Index, new_frame
+
+
+class In:
+    """Placeholder for the i-th tileable input in a ``MapChunks`` argument template."""
+
+    __slots__ = ("i",)
+
+    def __init__(self, i: int):
+        self.i = i
+
+    def __mars_token__(self):
+        return ("mars_on_ray.In", self.i)
+
+    def __eq__(self, other):
+        return isinstance(other, In) and other.i == self.i
+
+    def __hash__(self):
+        return hash(("In", self.i))
+
+
+def concat_values(values: list):
+    """Concatenate frame / series / index pieces along rows."""
+    if len(values) == 1:
+        return values[0]
+    if isinstance(values[0], pd.Index):
+        return values[0].append(list(values[1:]))
+    return pd.concat(values, axis=0)
+
+
+def chunk_shape(meta, nrows) -> tuple:
+    return (nrows, len(meta.columns)) if isinstance(meta, pd.DataFrame) else (nrows,)
+
+
+def rows_grid(chunks: list[ChunkData], meta) -> Tiled:
+    """A Tiled of row chunks laid out like a frame of ``meta``'s kind ((n, 1) or (n,))."""
+    shape = (len(chunks), 1) if isinstance(meta, pd.DataFrame) else (len(chunks),)
+    grid = chunk_grid(shape)
+    for i, c in enumerate(chunks):
+        grid[(i, 0) if len(shape) == 2 else (i,)] = c
+    ncols = (len(meta.columns),) if isinstance(meta, pd.DataFrame) else None
+    nsplits = (tuple(c.shape[0] for c in chunks),) + ((ncols,) if ncols else ())
+    return Tiled(grid, nsplits)
+
+
+def row_chunks(tiled: Tiled) -> list[ChunkData]:
+    """The chunks of a row-split frame in row order."""
+    return list(tiled.chunks.reshape(-1))
+
+
+def _apply(func: Callable, args: tuple, kwargs: dict, values: tuple):
+    def sub(a):
+        return values[a.i] if isinstance(a, In) else a
+
+    return func(*(sub(a) for a in args), **{k: sub(v) for k, v in kwargs.items()})
+
+
+class MapChunks(Operand):
+    """``func(*args, **kwargs)`` on each row block of the inputs (the ``In`` placeholders)."""
+
+    _params = ("func", "args", "kwargs", "keep_rows")
+    keep_rows = True
+
+    def tile(self, ctx, out):
+        tiled = yield from aligned_rows(ctx, out.inputs)
+        n = len(tiled[0])
+        chunks = []
+        for i in range(n):
+            ins = [t[i] for t in tiled]
+            rows = ins[0].shape[0] if self.keep_rows else math.nan
+            chunks.append(ChunkData(self.new(), ins, chunk_shape(out.meta, rows), out.meta,
+                                    _index(out.meta, i)))
+        return rows_grid(chunks, out.meta)
+
+    def execute(self, *values):
+        return _apply(self.func, self.args, self.kwargs or {}, values)
+
+
+def _index(meta, i: int) -> tuple:
+    return (i, 0) if isinstance(meta, pd.DataFrame) else (i,)
+
+
+def map_chunks(func: Callable, args: tuple, kwargs: dict | None = None, *,
+               keep_rows: bool = True, label: str | None = None, meta=None):
+    """A frame computed block by block; tileable args are lined up by rows.
+
+    The result metadata is ``func`` run on the inputs' metadata unless ``meta`` is given.
+    """
+    kwargs = dict(kwargs or {})
+    inputs: list = []
+
+    def placeholder(a):
+        if isinstance(a, (_Frame, Index)):
+            inputs.append(a)
+            return In(len(inputs) - 1)
+        return a
+
+    args_t = tuple(placeholder(a) for a in args)
+    kwargs_t = {k: placeholder(v) for k, v in kwargs.items()}
+    if meta is None:
+        meta = _apply(func, args_t, kwargs_t, tuple(i.data.meta for i in inputs))
+    nrows = inputs[0].shape[0] if keep_rows else math.nan
+    op = MapChunks(func=func, args=args_t, kwargs=kwargs_t, keep_rows=keep_rows, label=label)
+    return new_frame(op, inputs, nrows, meta)
+
+
+def aligned_rows(ctx, inputs):
+    """The row chunks of each input, rechunked to common row splits when they differ."""
+    tiled = [ctx[i] for i in inputs]
+    splits = [t.nsplits[0] for t in tiled]
+    if len(inputs) == 1:
+        return [row_chunks(tiled[0])]
+    if any(t.has_unknown_shape for t in tiled):
+        if all(t is tiled[0] for t in tiled) or _same_chunks(tiled):
+            return [row_chunks(t) for t in tiled]
+        tiled = []
+        for i in inputs:
+            tiled.append((yield from ctx.known(i)))
+        splits = [t.nsplits[0] for t in tiled]
+    if all(s == splits[0] for s in splits):
+        return [row_chunks(t) for t in tiled]
+    target = common_splits(splits)
+    return [row_chunks(t) if s == target else rechunk_rows(t, i.meta, target)
+            for t, s, i in zip(tiled, splits, inputs)]
+
+
+def _same_chunks(tiled) -> bool:
+    keys = [c.key for c in tiled[0].flat]
+    return all([c.key for c in t.flat] == keys for t in tiled)
+
+
+def common_splits(splits: list[tuple]) -> tuple:
+    """The coarsest row splits that refine every one of ``splits``."""
+    bounds = sorted({int(b) for s in splits for b in np.cumsum((0,) + tuple(s))})
+    return tuple(b - a for a, b in zip(bounds[:-1], bounds[1:])) or (0,)
+
+
+class RowSlices(Operand):
+    """Concatenate row slices ``(start, stop)`` of each input chunk: one rechunked block."""
+
+    _params = ("slices",)
+
+    def execute(self, *values):
+        return concat_values([_rows(v, a, b) for v, (a, b) in zip(values, self.slices)])
+
+
+def _rows(v, a, b):
+    return v[a:b] if isinstance(v, pd.Index) else v.iloc[a:b]
+
+
+def rechunk_rows(tiled: Tiled, meta, target: tuple) -> list[ChunkData]:
+    """Chunks with row splits ``target`` built from ``tiled`` (known splits)."""
+    chunks = row_chunks(tiled)
+    starts = np.cumsum((0,) + tuple(int(s) for s in tiled.nsplits[0]))
+    out, pos = [], 0
+    for j, size in enumerate(target):
+        stop = pos + size
+        ins, slices = [], []
+        for i, c in enumerate(chunks):
+            lo, hi = max(pos, starts[i]), min(stop, starts[i + 1])
+            if hi > lo or (size == 0 and not ins):
+                ins.append(c)
+                slices.append((int(lo - starts[i]), int(max(lo, hi) - starts[i])))
+        op = RowSlices(slices=tuple(slices), label="rechunk")
+        out.append(ChunkData(op, ins, chunk_shape(meta, size), meta, _index(meta, j)))
+        pos = stop
+    return out
+
