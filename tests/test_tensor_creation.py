@@ -1,0 +1,134 @@
+import numpy as np
+import pytest
+
+import mars_on_ray.tensor as mt
+from mars_on_ray.core.local import LocalExecutor
+from mars_on_ray.tensor.datasource import TensorData
+from mars_on_ray.testing import assert_eq
+
+
+@pytest.mark.parametrize("data", [
+    np.arange(60).reshape(6, 10),
+    np.arange(7, dtype=np.float32),
+    np.array([True, False, True]),
+    np.array(["a", "bc", "def"]),
+    np.zeros((0, 3)),
+])
+@pytest.mark.parametrize("chunk_size", [None, 2, 4])
+def test_tensor_from_ndarray(data, chunk_size):
+    assert_eq(mt.tensor(data, chunk_size=chunk_size), data)
+
+
+def test_tensor_from_list_scalar_and_dtype():
+    assert_eq(mt.tensor([1, 2.5, 3]), np.array([1, 2.5, 3]))
+    assert_eq(mt.tensor([[1, 2], [3, 4]], dtype="f4", chunk_size=1), np.array([[1, 2], [3, 4]], "f4"))
+    assert_eq(mt.tensor(5), np.asarray(5))
+    assert_eq(mt.array([True, False]), np.array([True, False]))
+    assert_eq(mt.asarray(range(5), chunk_size=2), np.arange(5))
+
+
+def test_tensor_of_tensor():
+    t = mt.tensor(np.arange(10), chunk_size=3)
+    assert mt.tensor(t) is t
+    assert_eq(mt.tensor(t, chunk_size=4), np.arange(10))
+
+
+def test_tensor_data_chunks_carry_pieces_not_params():
+    a = np.arange(10)
+    t = mt.tensor(a, chunk_size=4)
+    tiled = LocalExecutor().tile(t.data)
+    pieces = [c.op.data for c in tiled.flat]
+    np.testing.assert_array_equal(np.concatenate(pieces), a)
+    assert all(isinstance(c.op, TensorData) and "data" not in c.op.params for c in tiled.flat)
+    import pickle
+    assert pickle.loads(pickle.dumps(tiled.flat[0].op)).data is None
+
+
+def test_tensor_key_depends_on_content():
+    a = np.arange(10)
+    assert mt.tensor(a).key == mt.tensor(a.copy()).key
+    assert mt.tensor(a).key != mt.tensor(a + 1).key
+    assert mt.tensor(a).key != mt.tensor(a.astype("f8")).key
+
+
+@pytest.mark.parametrize("func", ["ones", "zeros"])
+@pytest.mark.parametrize("dtype", [None, "i4", bool, "f4"])
+def test_ones_zeros(func, dtype):
+    assert_eq(getattr(mt, func)((5, 7), dtype=dtype, chunk_size=3), getattr(np, func)((5, 7), dtype=dtype))
+    assert_eq(getattr(mt, func)(4, dtype=dtype), getattr(np, func)(4, dtype=dtype))
+
+
+def test_full_and_empty():
+    assert_eq(mt.full((5, 3), 2, chunk_size=2), np.full((5, 3), 2))
+    assert_eq(mt.full((5, 3), 2.5, chunk_size=2), np.full((5, 3), 2.5))
+    assert_eq(mt.full(4, True), np.full(4, True))
+    assert_eq(mt.full((2, 2), 7, dtype="u1"), np.full((2, 2), 7, dtype="u1"))
+    e = mt.empty((4, 5), chunk_size=3)
+    assert e.shape == (4, 5) and e.dtype == np.float64
+    assert LocalExecutor().compute(e.data)[0].shape == (4, 5)
+    assert mt.empty(3, dtype=int).dtype == np.int64
+    assert_eq(mt.zeros(()), np.zeros(()))
+
+
+def test_creation_errors_at_build_time():
+    with pytest.raises(ValueError):
+        mt.ones((-1, 3))
+    with pytest.raises(TypeError):
+        mt.ones((2.5, 3))
+    with pytest.raises(TypeError):
+        mt.zeros(3, dtype="no-such-dtype")
+    with pytest.raises(OverflowError):
+        mt.full(3, 300, dtype="u1")
+    with pytest.raises(ValueError):
+        mt.ones((4, 4), chunk_size=(2, 2, 2))
+
+
+def test_like():
+    t = mt.tensor(np.arange(12).reshape(3, 4), chunk_size=2)
+    assert_eq(mt.ones_like(t), np.ones((3, 4), dtype=int))
+    assert_eq(mt.zeros_like(t, dtype="f4"), np.zeros((3, 4), "f4"))
+    assert_eq(mt.full_like(t, 7), np.full((3, 4), 7))
+    assert_eq(mt.ones_like(np.arange(3.0)), np.ones(3))
+    assert mt.empty_like(t).shape == (3, 4)
+
+
+@pytest.mark.parametrize("args, kw", [
+    ((10,), {}), ((3, 20, 2), {}), ((0, 1, 0.1), {}), ((5, -4, -1.5), {}), ((7,), {"dtype": "f4"}),
+    ((2, 2), {}), ((1, 10, 3), {"dtype": "u1"}),
+])
+def test_arange(args, kw):
+    assert_eq(mt.arange(*args, chunk_size=3, **kw), np.arange(*args, **kw))
+
+
+def test_arange_errors():
+    with pytest.raises(ZeroDivisionError):
+        mt.arange(0, 5, 0)
+
+
+@pytest.mark.parametrize("args, kw", [
+    ((0, 1), {}), ((3, 20, 17), {}), ((0, 10, 7), {"endpoint": False}), ((0, 10, 11), {"dtype": int}),
+    ((-5, 5, 1), {}), ((2, 3, 0), {}), ((1, -3.5, 23), {"dtype": "f4"}), ((0, -9, 10), {"dtype": int}),
+])
+def test_linspace(args, kw):
+    assert_eq(mt.linspace(*args, chunk_size=4, **kw), np.linspace(*args, **kw), rtol=1e-6)
+
+
+def test_linspace_retstep_and_errors():
+    t, step = mt.linspace(0, 1, 5, retstep=True)
+    assert step == np.linspace(0, 1, 5, retstep=True)[1]
+    assert_eq(t, np.linspace(0, 1, 5))
+    with pytest.raises(ValueError):
+        mt.linspace(0, 1, -1)
+
+
+@pytest.mark.parametrize("args, kw", [((5,), {}), ((5, 7), {"k": 1}), ((6, 4), {"k": -2}), ((4,), {"dtype": int}),
+                                      ((3, 3), {"k": 5})])
+def test_eye(args, kw):
+    assert_eq(mt.eye(*args, chunk_size=(2, 3), **kw), np.eye(*args, **kw))
+    assert_eq(mt.identity(4, chunk_size=3), np.identity(4))
+
+
+def test_chunk_sizes_not_dividing_shape():
+    t = mt.ones((10, 7), chunk_size=(3, 4))
+    assert LocalExecutor().tile(t.data).nsplits == ((3, 3, 3, 1), (4, 3))
+    assert_eq(t, np.ones((10, 7)))
