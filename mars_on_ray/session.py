@@ -40,6 +40,8 @@ class Session:
         self._lock = threading.Lock()
         self._flush_timer: threading.Timer | None = None
         self.closed = False
+        #: subtask and stage counts of the last task this session ran
+        self.last_task: dict = {}
 
     # -- execution -------------------------------------------------------------------------
     def execute(self, *objs: Tileable, show_progress: bool | None = None) -> None:
@@ -55,6 +57,7 @@ class Session:
         task = get_service("task")
         task_id = ray.get(task.submit.remote(self.session_id, FlatGraph(nodes), hold))
         status = self._wait(task, task_id, nodes, show_progress)
+        self.last_task = {"subtasks": status["subtasks_total"], "stages": status["stages"]}
         if "error" in status:
             raise status["error"]
         for node, result in zip(nodes, status["results"]):

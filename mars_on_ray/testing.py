@@ -104,5 +104,6 @@ def _check_keys(node: TileableData) -> None:
     """Keys come from content: a pickled graph rebuilds every key from operand + inputs."""
     roundtrip = pickle.loads(pickle.dumps(FlatGraph([node]))).roots[0]
     for n in topo_order([roundtrip]):
-        rebuilt = tokenize(n.op.token(), [i.key for i in n.inputs], n.output_index, None)
+        extra = n.chunk_size if isinstance(n, TileableData) else n.index
+        rebuilt = tokenize(n.op.token(), [i.key for i in n.inputs], n.output_index, extra)
         assert rebuilt == n.key, f"key of {n!r} is not derived from its operand and inputs"

@@ -50,7 +50,7 @@ class TileableData(Node):
     __slots__ = ("chunk_size",)
 
     def __init__(self, op, inputs, shape, meta, chunk_size=None, output_index=0):
-        super().__init__(op, inputs, shape, meta, output_index)
+        super().__init__(op, inputs, shape, meta, output_index, extra_token=chunk_size)
         self.chunk_size = chunk_size
 
     def refresh_shape(self, shape: tuple) -> None:
