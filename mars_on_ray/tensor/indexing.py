@@ -1,2 +1,303 @@
-"""(to be written)"""
+"""Indexing tensors: basic (ints, slices, None, ...), boolean masks, integer arrays on one axis.
+
+Basic indexing keeps only the chunks the index touches. A boolean mask gives a result of
+unknown extent (``nan`` in its shape) until it has run; later operations that need the real
+extent re-tile with ``ctx.known``.
+"""
+from __future__ import annotations
+
+import bisect
+import itertools
+import math
+import operator
+
+import numpy as np
+
+from ..core.chunk_sizes import split_evenly
+from ..core.entity import ChunkData, Tiled, chunk_grid
+from ..core.operand import Operand
+from .core import Tensor, as_tensor, new_tensor
+from .reshape import probe
+
 __all__: list[str] = []
+
+_VALID = ("only integers, slices (`:`), ellipsis (`...`), numpy.newaxis (`None`) and integer "
+          "or boolean arrays are valid indices")
+
+
+def getitem(t: Tensor, index) -> Tensor:
+    """``t[index]`` with NumPy's semantics."""
+    index = index if isinstance(index, tuple) else (index,)
+    arrays = [i for i in index if _is_array(i)]
+    if not arrays:
+        return _basic(t, index)
+    if len(arrays) > 1:
+        raise NotImplementedError("mars_on_ray indexes with at most one array at a time")
+    array = arrays[0]
+    if not isinstance(array, Tensor):
+        array = np.asarray(array)
+        index = tuple(array if _is_array(i) else i for i in index)
+    if array.dtype == bool:
+        if len(index) != 1:
+            raise NotImplementedError("a boolean mask must be the whole index")
+        return _boolean(t, array)
+    if not np.issubdtype(array.dtype, np.integer):
+        raise IndexError("arrays used as indices must be of integer (or boolean) type")
+    return _fancy(t, index, array)
+
+
+def _is_array(i) -> bool:
+    return isinstance(i, (Tensor, list)) or (isinstance(i, np.ndarray) and i.ndim > 0)
+
+
+def _unknown(s) -> bool:
+    return isinstance(s, float) and math.isnan(s)
+
+
+# --- basic indexing -----------------------------------------------------------------------
+
+def _expand(index: tuple, ndim: int) -> tuple:
+    """The index with Ellipsis expanded and trailing full slices added; NumPy's errors."""
+    for i in index:
+        if isinstance(i, (bool, np.bool_)):
+            raise IndexError("boolean scalar indices are not supported")
+        if i is None or i is Ellipsis or isinstance(i, slice):
+            continue
+        try:
+            operator.index(i)
+        except TypeError:
+            raise IndexError(_VALID) from None
+    if sum(i is Ellipsis for i in index) > 1:
+        raise IndexError("an index can only have a single ellipsis ('...')")
+    n_real = sum(i is not None and i is not Ellipsis for i in index)
+    if n_real > ndim:
+        raise IndexError(f"too many indices for array: array is {ndim}-dimensional, "
+                         f"but {n_real} were indexed")
+    fill = (slice(None),) * (ndim - n_real)
+    if any(i is Ellipsis for i in index):
+        at = next(k for k, i in enumerate(index) if i is Ellipsis)
+        index = index[:at] + fill + index[at + 1:]
+    else:
+        index = index + fill
+    return tuple(i if i is None or isinstance(i, slice) else operator.index(i) for i in index)
+
+
+def _is_full(sl) -> bool:
+    return isinstance(sl, slice) and sl.start is None and sl.stop is None and sl.step in (None, 1)
+
+
+def _basic(t: Tensor, index: tuple) -> Tensor:
+    t = as_tensor(t)
+    index = _expand(index, t.ndim)
+    if all(_is_full(i) for i in index):
+        return t
+    if not t.data.has_unknown_shape:
+        shape = probe(t.shape, t.dtype)[index].shape  # NumPy's own bound checks
+    else:
+        shape, axis = [], 0
+        for i in index:
+            if i is None:
+                shape.append(1)
+                continue
+            size = t.shape[axis]
+            if isinstance(i, slice):
+                shape.append(size if _unknown(size) else len(range(*i.indices(size))))
+            elif not _unknown(size):
+                _check_int(i, axis, size)
+            axis += 1
+    return new_tensor(GetItem(index=index, label="mt.getitem"), [t], shape, t.dtype)
+
+
+def _check_int(i: int, axis: int, size: int) -> int:
+    if not -size <= i < size:
+        raise IndexError(f"index {i} is out of bounds for axis {axis} with size {size}")
+    return i + size if i < 0 else i
+
+
+def _offsets(splits) -> list[int]:
+    return [0, *itertools.accumulate(splits)]
+
+
+def _slice_pieces(sl: slice, splits) -> list[tuple[int, slice, int]]:
+    """(input chunk, local slice, length) for each chunk ``sl`` touches, in result order."""
+    offsets = _offsets(splits)
+    r = range(*sl.indices(offsets[-1]))
+    step = r.step
+    pieces = []
+    order = range(len(splits)) if step > 0 else range(len(splits) - 1, -1, -1)
+    for k in order:
+        lo, hi = offsets[k], offsets[k + 1]
+        if step > 0:  # positions of r inside [lo, hi): r[i0:i1]
+            i0, i1 = -((r.start - lo) // step), -((r.start - hi) // step)
+        else:
+            i0, i1 = -((hi - 1 - r.start) // -step), (r.start - lo) // -step + 1
+        sub = r[max(0, i0):max(0, i1)]
+        if len(sub):
+            stop = sub[-1] - lo + (1 if step > 0 else -1)
+            pieces.append((k, slice(sub[0] - lo, stop if stop >= 0 else None, step), len(sub)))
+    return pieces or [(0, slice(0, 0), 0)]
+
+
+class GetItem(Operand):
+    _params = ("index",)
+
+    def tile(self, ctx, out):
+        inp = out.inputs[0]
+        t = ctx[inp]
+        axes = [i for i in self.index if i is not None]
+        if any(not _is_full(i) and any(map(_unknown, s)) for i, s in zip(axes, t.nsplits)):
+            t = yield from ctx.known(inp)
+        # per index item: its grid axis as pieces (input chunk, local index, length)
+        plan, axis = [], 0
+        for i in self.index:
+            if i is None:
+                plan.append([(None, None, 1)])
+                continue
+            splits = t.nsplits[axis]
+            if isinstance(i, slice):
+                plan.append([(k, slice(None), s) for k, s in enumerate(splits)] if _is_full(i)
+                            else _slice_pieces(i, splits))
+            else:
+                i = _check_int(i, axis, int(sum(splits)))
+                k = bisect.bisect_right(_offsets(splits), i) - 1
+                plan.append([(k, i - _offsets(splits)[k], None)])
+            axis += 1
+        kept = [not isinstance(i, int) for i in self.index]
+        grid = chunk_grid([len(p) for p, keep in zip(plan, kept) if keep])
+        for combo in itertools.product(*map(enumerate, plan)):
+            idx = tuple(pos for (pos, _), keep in zip(combo, kept) if keep)
+            src = tuple(k for (_, (k, _, _)), i in zip(combo, self.index) if i is not None)
+            local = tuple(loc for _, (_, loc, _) in combo)
+            shape = tuple(n for _, (_, _, n) in combo if n is not None)
+            grid[idx] = ChunkData(self.new(index=local), [t.chunks[src]], shape, out.meta, idx)
+        return Tiled.from_chunks(grid)
+
+    def execute(self, x):
+        return x[self.index]
+
+
+# --- boolean masks --------------------------------------------------------------------------
+
+def _boolean(t: Tensor, mask) -> Tensor:
+    t = as_tensor(t)
+    if mask.ndim > t.ndim:
+        raise IndexError(f"too many indices for array: array is {t.ndim}-dimensional, "
+                         f"but {mask.ndim} were indexed")
+    if mask.ndim == 0:
+        raise NotImplementedError("0-dimensional boolean masks are not supported")
+    _check_mask_shape(t.shape, mask.shape)
+    if not isinstance(mask, Tensor):
+        from .datasource import tensor
+
+        mask = tensor(mask)
+    shape = (float("nan"),) + tuple(t.shape[mask.ndim:])
+    return new_tensor(BooleanIndex(label="mt.getitem"), [t, mask], shape, t.dtype)
+
+
+def _check_mask_shape(shape, mask_shape) -> None:
+    for axis, (n, m) in enumerate(zip(shape, mask_shape)):
+        if n == n and m == m and n != m:
+            raise IndexError(f"boolean index did not match indexed array along axis {axis}; "
+                             f"size of axis is {n} but size of corresponding boolean axis is {m}")
+
+
+class BooleanIndex(Operand):
+    """``x[mask]``: mask chunks aligned to the data's, the mask's inner axes whole, so that
+    concatenating the chunk results along the first axis keeps NumPy's (C) order."""
+
+    def tile(self, ctx, out):
+        from .rechunk import rechunk_tiled
+
+        data, mask = out.inputs
+        t = yield from ctx.known(data)
+        m = yield from ctx.known(mask)
+        k = mask.ndim
+        shape = tuple(int(sum(s)) for s in t.nsplits)
+        _check_mask_shape(shape, tuple(int(sum(s)) for s in m.nsplits))
+        inner = [(n,) for n in shape[1:k]]
+        rows = t.nsplits[0]
+        if any(len(s) > 1 for s in t.nsplits[1:k]):  # keep chunks about as big as they were
+            volume = math.prod(max(s) for s in t.nsplits[:k])
+            rows = split_evenly(shape[0], max(1, volume // max(1, math.prod(shape[1:k]))))
+        t = rechunk_tiled(t, [rows, *inner, *t.nsplits[k:]])
+        m = rechunk_tiled(m, [rows, *inner])
+        trailing = t.chunks.shape[k:]
+        grid = chunk_grid((t.chunks.shape[0],) + trailing)
+        zeros = (0,) * (k - 1)
+        for i in range(t.chunks.shape[0]):
+            for j in itertools.product(*map(range, trailing)):
+                c = t.chunks[(i, *zeros, *j)]
+                chunk_shape = (float("nan"),) + c.shape[k:]
+                grid[(i, *j)] = ChunkData(self.new(), [c, m.chunks[(i, *zeros)]], chunk_shape,
+                                          out.meta, (i, *j))
+        return Tiled(grid, [(float("nan"),) * grid.shape[0], *t.nsplits[k:]])
+
+    def execute(self, x, mask):
+        return x[mask]
+
+
+# --- integer arrays along one axis ---------------------------------------------------------
+
+def _fancy(t: Tensor, index: tuple, array) -> Tensor:
+    t = as_tensor(t)
+    if isinstance(array, Tensor):
+        raise NotImplementedError("indexing with a lazy integer tensor is not supported yet")
+    if array.ndim != 1:
+        raise NotImplementedError("integer array indices must be 1-dimensional")
+    at = next(k for k, i in enumerate(index) if i is array)
+    rest = index[:at] + (slice(None),) + index[at + 1:]
+    if any(isinstance(i, int) for i in _expand(rest, t.ndim)):
+        raise NotImplementedError("integer arrays mixed with integer indices are not supported")
+    # the array's position among the result axes (an Ellipsis before it may span several)
+    n_real = sum(i is not None and i is not Ellipsis for i in rest)
+    axis = sum(t.ndim - n_real if i is Ellipsis else 1 for i in rest[:at])
+    base = _basic(t, rest)
+    size = base.shape[axis]
+    array = array.astype(np.intp)
+    if not _unknown(size):
+        array = np.where(array < 0, array + size, array)
+        bad = array[(array < 0) | (array >= size)]
+        if bad.size:
+            raise IndexError(f"index {bad[0]} is out of bounds for axis {axis} with size {size}")
+    shape = base.shape[:axis] + (len(array),) + base.shape[axis + 1:]
+    return new_tensor(Take(indices=array, axis=axis, label="mt.getitem"), [base], shape, t.dtype)
+
+
+class Take(Operand):
+    """Integer indices along ``axis``: each result chunk takes from every input chunk it needs."""
+
+    _params = ("indices", "axis", "parts", "order")
+
+    def tile(self, ctx, out):
+        inp = out.inputs[0]
+        t = ctx[inp]
+        if any(map(_unknown, t.nsplits[self.axis])):
+            t = yield from ctx.known(inp)
+        splits = t.nsplits[self.axis]
+        offsets = np.asarray(_offsets(splits))
+        indices = self.indices
+        if indices.size and (indices.min() < 0 or indices.max() >= offsets[-1]):
+            raise IndexError(f"index out of bounds for axis {self.axis} with size {offsets[-1]}")
+        which = np.searchsorted(offsets, indices, side="right") - 1
+        block = max(1, max(splits))
+        out_splits = [len(indices[p:p + block]) for p in range(0, len(indices), block)] or [0]
+        moved = np.moveaxis(t.chunks, self.axis, 0)
+        grid = chunk_grid((len(out_splits),) + moved.shape[1:])
+        for p, n in enumerate(out_splits):
+            sel, src = indices[p * block:p * block + n], which[p * block:p * block + n]
+            used = np.unique(src) if n else np.array([0])
+            parts = tuple(sel[src == k] - offsets[k] for k in used)
+            order = np.argsort(np.concatenate([np.flatnonzero(src == k) for k in used]), kind="stable") \
+                if n else np.array([], dtype=np.intp)
+            for rest in itertools.product(*map(range, moved.shape[1:])):
+                inputs = [moved[(k, *rest)] for k in used]
+                shape = list(inputs[0].shape)
+                shape[self.axis] = n
+                idx = rest[:self.axis] + (p,) + rest[self.axis:]
+                op = self.new(indices=None, parts=parts, order=order)
+                grid[(p, *rest)] = ChunkData(op, inputs, tuple(shape), out.meta, idx)
+        return Tiled.from_chunks(np.moveaxis(grid, 0, self.axis))
+
+    def execute(self, *xs):
+        taken = [np.take(x, part, axis=self.axis) for x, part in zip(xs, self.parts)]
+        return np.take(np.concatenate(taken, axis=self.axis), self.order, axis=self.axis)
