@@ -1,2 +1,232 @@
-"""(to be written)"""
-__all__: list[str] = []
+"""Contractions: tensordot, dot, inner, matmul, vdot, outer.
+
+Every output block is ONE chunk operand that takes the whole row of ``a`` blocks and column
+of ``b`` blocks it needs and sums their products itself: a task per block pair plus a sum
+would cost a Ray task each. Inputs split differently along contracted (or batch) axes are
+re-split to the union of both block boundaries, which only ever cuts blocks, never joins them.
+"""
+from __future__ import annotations
+
+import itertools
+import math
+
+import numpy as np
+
+from ..core.blockwise import offsets
+from ..core.entity import ChunkData, Tiled, chunk_grid
+from ..core.operand import Operand
+from .core import as_tensor, new_tensor, tensor_meta
+
+__all__ = ["tensordot", "dot", "inner", "matmul", "vdot", "outer"]
+
+
+class ContractBlocks(Operand):
+    """Sum over pairs of ``matmul(a_i, b_i)`` or ``tensordot(a_i, b_i, axes)``.
+
+    Inputs are ``a_1..a_k, b_1..b_k``; ``scalar`` turns a 0-d result into a NumPy scalar.
+    """
+
+    _params = ("axes", "matmul", "conj", "dtype", "scalar")
+
+    def execute(self, *inputs):
+        k = len(inputs) // 2
+        result = None
+        for a, b in zip(inputs[:k], inputs[k:]):
+            if self.conj:
+                a = np.conj(a)
+            prod = np.matmul(a, b) if self.matmul else np.tensordot(a, b, axes=self.axes)
+            if result is None:
+                result = prod
+            elif isinstance(result, np.ndarray) and result.ndim and result.flags.writeable:
+                result += prod
+            else:
+                result = result + prod
+        result = np.asarray(result).astype(self.dtype, copy=False)
+        return result[()] if self.scalar and result.ndim == 0 else result
+
+
+class TensorDot(Operand):
+    """``tensordot(a, b, (a_axes, b_axes))``: output axes are a's free ones then b's."""
+
+    _params = ("a_axes", "b_axes", "conj", "scalar")
+
+    def tile(self, ctx, out):
+        a, b = out.inputs
+        ta = yield from ctx.known(a)
+        tb = yield from ctx.known(b)
+        ta, tb = _align(ta, tb, list(zip(self.a_axes, self.b_axes)))
+        free_a = [i for i in range(a.ndim) if i not in self.a_axes]
+        free_b = [i for i in range(b.ndim) if i not in self.b_axes]
+        inner = [range(ta.chunks.shape[i]) for i in self.a_axes]
+        nsplits = [ta.nsplits[i] for i in free_a] + [tb.nsplits[i] for i in free_b]
+        grid = chunk_grid([len(s) for s in nsplits])
+        for idx in itertools.product(*(range(len(s)) for s in nsplits)):
+            ia, ib = idx[:len(free_a)], idx[len(free_a):]
+            a_chunks, b_chunks = [], []
+            for k in itertools.product(*inner):
+                a_chunks.append(ta.chunks[_place(a.ndim, free_a, ia, self.a_axes, k)])
+                b_chunks.append(tb.chunks[_place(b.ndim, free_b, ib, self.b_axes, k)])
+            op = ContractBlocks(axes=(self.a_axes, self.b_axes), matmul=False, conj=self.conj,
+                                dtype=out.dtype, scalar=self.scalar, label=self.label)
+            shape = tuple(nsplits[a][j] for a, j in enumerate(idx))
+            grid[idx] = ChunkData(op, a_chunks + b_chunks, shape, out.meta, idx)
+        return Tiled(grid, nsplits)
+
+
+class MatMul(Operand):
+    """``matmul`` of two operands with at least 2 dimensions; batch axes broadcast."""
+
+    def tile(self, ctx, out):
+        a, b = out.inputs
+        ta = yield from ctx.known(a)
+        tb = yield from ctx.known(b)
+        nb = out.ndim - 2
+        lead_a, lead_b = nb - (a.ndim - 2), nb - (b.ndim - 2)
+        # batch axes both sides really have (not broadcast) must share splits, as must k
+        pairs = [(a.ndim - 1, b.ndim - 2)]
+        for axis in range(nb):
+            ia, ib = axis - lead_a, axis - lead_b
+            if ia >= 0 and ib >= 0 and a.shape[ia] == b.shape[ib]:
+                pairs.append((ia, ib))
+        ta, tb = _align(ta, tb, pairs)
+        batch = []
+        for axis in range(nb):
+            ia, ib = axis - lead_a, axis - lead_b
+            wide = ta.nsplits[ia] if ia >= 0 and a.shape[ia] != 1 else None
+            batch.append(wide or (tb.nsplits[ib] if ib >= 0 and b.shape[ib] != 1 else (1,)))
+        nsplits = batch + [ta.nsplits[-2], tb.nsplits[-1]]
+        grid = chunk_grid([len(s) for s in nsplits])
+        for idx in itertools.product(*(range(len(s)) for s in nsplits)):
+            ba = tuple(0 if a.shape[i] == 1 else idx[i + lead_a] for i in range(a.ndim - 2))
+            bb = tuple(0 if b.shape[i] == 1 else idx[i + lead_b] for i in range(b.ndim - 2))
+            ks = range(ta.chunks.shape[-1])
+            a_chunks = [ta.chunks[ba + (idx[-2], k)] for k in ks]
+            b_chunks = [tb.chunks[bb + (k, idx[-1])] for k in ks]
+            op = ContractBlocks(matmul=True, conj=False, dtype=out.dtype, scalar=False,
+                                label=self.label)
+            shape = tuple(nsplits[a][j] for a, j in enumerate(idx))
+            grid[idx] = ChunkData(op, a_chunks + b_chunks, shape, out.meta, idx)
+        return Tiled(grid, nsplits)
+
+
+def _place(ndim, free, free_idx, contracted, contracted_idx) -> tuple:
+    """A chunk index from the indices of the free and of the contracted axes."""
+    idx = [0] * ndim
+    for axis, i in zip(free, free_idx):
+        idx[axis] = i
+    for axis, i in zip(contracted, contracted_idx):
+        idx[axis] = i
+    return tuple(idx)
+
+
+def _align(ta: Tiled, tb: Tiled, pairs) -> tuple[Tiled, Tiled]:
+    """Re-split ``ta`` and ``tb`` so each (a axis, b axis) pair shares one split."""
+    from .rechunk import rechunk_tiled
+
+    want_a, want_b = list(ta.nsplits), list(tb.nsplits)
+    for ia, ib in pairs:
+        if want_a[ia] != want_b[ib]:
+            common = _union_splits(want_a[ia], want_b[ib])
+            want_a[ia] = want_b[ib] = common
+    return rechunk_tiled(ta, want_a), rechunk_tiled(tb, want_b)
+
+
+def _union_splits(x: tuple, y: tuple) -> tuple:
+    """Blocks cut at every boundary of either split: (3, 3) and (4, 2) -> (3, 1, 2)."""
+    cuts = sorted(set(offsets(x)) | set(offsets(y)))
+    return tuple(q - p for p, q in itertools.pairwise(cuts)) or (0,)
+
+
+def _probe(func, a, b, **kwargs):
+    """Run NumPy's ``func`` on tiny stand-ins of ``a`` and ``b`` whose extents keep the same
+    pattern of equal / 1 / 0 sizes: NumPy raises what it would raise on the real shapes and
+    gives the result's dtype and (decoded) shape. Unknown (nan) extents share one code."""
+    real = sorted({int(s) for s in a.shape + b.shape if not math.isnan(s) and s > 1})
+    code = {0: 0, 1: 1, **{s: i + 2 for i, s in enumerate(real)}}
+    nan_code = len(real) + 2
+    decode = {v: k for k, v in code.items()}
+    decode[nan_code] = float("nan")
+
+    def stand_in(t):
+        return np.zeros(tuple(nan_code if math.isnan(s) else code[int(s)] for s in t.shape), t.dtype)
+
+    try:
+        result = func(stand_in(a), stand_in(b), **kwargs)
+    except ValueError as exc:
+        raise ValueError(f"{func.__name__}: shapes {a.shape} and {b.shape} do not line up "
+                         f"({exc})") from None
+    return tuple(decode[s] for s in np.shape(result)), np.asarray(result).dtype
+
+
+def _tensordot(a, b, a_axes, b_axes, shape, dtype, name, conj=False, scalar=True):
+    a_axes = tuple(ax % a.ndim for ax in a_axes)
+    b_axes = tuple(ax % b.ndim for ax in b_axes)
+    op = TensorDot(a_axes=a_axes, b_axes=b_axes, conj=conj, scalar=scalar, label=f"mt.{name}")
+    return new_tensor(op, [a, b], shape, dtype)
+
+
+def tensordot(a, b, axes=2):
+    """Sum of products over ``axes`` (an int: the last n of ``a`` with the first n of ``b``;
+    or a pair of axis sequences), like ``numpy.tensordot``."""
+    a, b = as_tensor(a), as_tensor(b)
+    shape, dtype = _probe(np.tensordot, a, b, axes=axes)
+    try:
+        a_axes, b_axes = axes
+    except TypeError:
+        a_axes, b_axes = list(range(-int(axes), 0)), list(range(int(axes)))
+    a_axes = [a_axes] if np.ndim(a_axes) == 0 else list(a_axes)
+    b_axes = [b_axes] if np.ndim(b_axes) == 0 else list(b_axes)
+    return _tensordot(a, b, a_axes, b_axes, shape, dtype, "tensordot", scalar=False)
+
+
+def dot(a, b):
+    """NumPy's ``dot``: inner product of vectors, matrix product, or a sum over the last axis
+    of ``a`` and the second-to-last of ``b``."""
+    a, b = as_tensor(a), as_tensor(b)
+    shape, dtype = _probe(np.dot, a, b)
+    if a.ndim == 0 or b.ndim == 0:
+        return _astype(a * b, dtype)
+    return _tensordot(a, b, [-1], [0 if b.ndim == 1 else -2], shape, dtype, "dot")
+
+
+def inner(a, b):
+    """Sum of products over the last axes of ``a`` and ``b``."""
+    a, b = as_tensor(a), as_tensor(b)
+    shape, dtype = _probe(np.inner, a, b)
+    if a.ndim == 0 or b.ndim == 0:
+        return _astype(a * b, dtype)
+    return _tensordot(a, b, [-1], [-1], shape, dtype, "inner")
+
+
+def matmul(a, b):
+    """The ``@`` operator: matrix product with broadcast batch axes (NumPy's ``matmul``)."""
+    a, b = as_tensor(a), as_tensor(b)
+    shape, dtype = _probe(np.matmul, a, b)
+    if a.ndim == 1 or b.ndim == 1:  # a vector operand is contracted, never batched
+        return _tensordot(a, b, [-1], [0 if b.ndim == 1 else -2], shape, dtype, "matmul")
+    return new_tensor(MatMul(label="mt.matmul"), [a, b], shape, dtype)
+
+
+def vdot(a, b):
+    """Dot product of the flattened operands, conjugating ``a``."""
+    a, b = _flat(a), _flat(b)
+    if not (math.isnan(a.shape[0]) or math.isnan(b.shape[0])) and a.shape != b.shape:
+        raise ValueError(f"vdot: operands of {a.shape[0]} and {b.shape[0]} elements")
+    dtype = np.vdot(np.zeros(1, a.dtype), np.zeros(1, b.dtype)).dtype
+    return _tensordot(a, b, [0], [0], (), dtype, "vdot", conj=np.iscomplexobj(a.data.meta))
+
+
+def outer(a, b):
+    """Outer product of the flattened operands."""
+    a, b = _flat(a), _flat(b)
+    dtype = np.outer(np.zeros(1, a.dtype), np.zeros(1, b.dtype)).dtype
+    return _tensordot(a, b, [], [], a.shape + b.shape, dtype, "outer")
+
+
+def _flat(t):
+    t = as_tensor(t)
+    return t if t.ndim == 1 else t.reshape(-1)
+
+
+def _astype(t, dtype):
+    return t if t.dtype == dtype else t.astype(dtype)
