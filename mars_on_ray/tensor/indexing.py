@@ -275,9 +275,11 @@ class Take(Operand):
             t = yield from ctx.known(inp)
         splits = t.nsplits[self.axis]
         offsets = np.asarray(_offsets(splits))
-        indices = self.indices
-        if indices.size and (indices.min() < 0 or indices.max() >= offsets[-1]):
-            raise IndexError(f"index out of bounds for axis {self.axis} with size {offsets[-1]}")
+        size = int(offsets[-1])
+        indices = np.where(self.indices < 0, self.indices + size, self.indices)
+        bad = self.indices[(indices < 0) | (indices >= size)]
+        if bad.size:  # only possible when the extent was unknown at build time
+            raise IndexError(f"index {bad[0]} is out of bounds for axis {self.axis} with size {size}")
         which = np.searchsorted(offsets, indices, side="right") - 1
         block = max(1, max(splits))
         out_splits = [len(indices[p:p + block]) for p in range(0, len(indices), block)] or [0]
