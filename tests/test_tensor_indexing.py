@@ -124,6 +124,33 @@ def test_boolean_mask_shape_mismatch_raises_index_error():
             t[bad]
 
 
+M0, M1, M2, ML = X[:, 0, 0] % 2 == 0, X[0, :, 0] % 3 == 0, X[0] % 3 == 0, X[0, 0] > 1
+MIXED_MASKS = [(slice(None), M1), (M0, slice(1, 3)), (M0, None), (Ellipsis, ML), (slice(None), M2),
+               (M0, Ellipsis, 1), (slice(None), M1, slice(None, None, -2)), (M0, slice(None), ML)]
+
+
+@pytest.mark.parametrize("index", range(len(MIXED_MASKS)))
+def test_boolean_mask_with_slices(index):
+    t = mt.tensor(X, chunk_size=(3, 4, 3))
+    index = MIXED_MASKS[index]
+    if sum(isinstance(i, np.ndarray) for i in index) > 1:
+        with pytest.raises(NotImplementedError):
+            t[index]
+        return
+    assert_eq(t[index], X[index])
+
+
+@pytest.mark.parametrize("index", [(Ellipsis, M0, Ellipsis), (slice(None), slice(None), M1), (M2, 1, 1)],
+                         ids=["two ellipses", "mask on wrong axis", "too many"])
+def test_boolean_mask_with_bad_index_raises_index_error(index):
+    t = mt.tensor(X, chunk_size=3)
+    with pytest.raises(IndexError) as expected:
+        X[index]
+    with pytest.raises(IndexError) as actual:
+        t[index]
+    assert str(actual.value) == str(expected.value)
+
+
 # --- integer arrays -------------------------------------------------------------------------
 
 FANCY = [[3, 0, 6, 6, -1], (slice(None), [8, 0, 4]), (Ellipsis, [3, 3, 0]), np.array([], dtype=int),

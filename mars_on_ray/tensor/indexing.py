@@ -38,9 +38,7 @@ def getitem(t: Tensor, index) -> Tensor:
         array = np.asarray(array)
         index = tuple(array if _is_array(i) else i for i in index)
     if array.dtype == bool:
-        if len(index) != 1:
-            raise NotImplementedError("a boolean mask must be the whole index")
-        return _boolean(t, array)
+        return _masked(t, index, array)
     if not np.issubdtype(array.dtype, np.integer):
         raise IndexError("arrays used as indices must be of integer (or boolean) type")
     return _fancy(t, index, array)
@@ -178,14 +176,42 @@ class GetItem(Operand):
 
 # --- boolean masks --------------------------------------------------------------------------
 
-def _boolean(t: Tensor, mask) -> Tensor:
+def _masked(t: Tensor, index: tuple, mask) -> Tensor:
+    """``t[..., mask, ...]``: full slices (or an Ellipsis) before the mask, basic indices after.
+
+    The masked axes are moved to the front, filtered, and the result axis moved back.
+    """
+    t = as_tensor(t)
+    at = next(k for k, i in enumerate(index) if i is mask)
+    pre, post = index[:at], index[at + 1:]
+    if not all(_is_full(i) or i is Ellipsis for i in pre):
+        raise NotImplementedError("only full slices may come before a boolean mask")
+    if sum(i is Ellipsis for i in index) > 1:
+        raise IndexError("an index can only have a single ellipsis ('...')")
+    n_real = len(pre) - (Ellipsis in pre) + mask.ndim + sum(i is not None and i is not Ellipsis for i in post)
+    p = len(pre) - 1 + max(0, t.ndim - n_real) if Ellipsis in pre else len(pre)
+    if max(n_real, p + mask.ndim) > t.ndim:
+        raise IndexError(f"too many indices for array: array is {t.ndim}-dimensional, "
+                         f"but {n_real} were indexed")
+    if p:
+        from .reshape import transpose
+
+        k = mask.ndim
+        t = transpose(t, [*range(p, p + k), *range(p), *range(p + k, t.ndim)])
+    result = _boolean(t, mask, first_axis=p)
+    if p:
+        result = transpose(result, [*range(1, p + 1), 0, *range(p + 1, result.ndim)])
+    return _basic(result, (slice(None),) * (p + 1) + post) if post else result
+
+
+def _boolean(t: Tensor, mask, first_axis: int = 0) -> Tensor:
     t = as_tensor(t)
     if mask.ndim > t.ndim:
         raise IndexError(f"too many indices for array: array is {t.ndim}-dimensional, "
                          f"but {mask.ndim} were indexed")
     if mask.ndim == 0:
         raise NotImplementedError("0-dimensional boolean masks are not supported")
-    _check_mask_shape(t.shape, mask.shape)
+    _check_mask_shape(t.shape, mask.shape, first_axis)
     if not isinstance(mask, Tensor):
         from .datasource import tensor
 
@@ -194,8 +220,8 @@ def _boolean(t: Tensor, mask) -> Tensor:
     return new_tensor(BooleanIndex(label="mt.getitem"), [t, mask], shape, t.dtype)
 
 
-def _check_mask_shape(shape, mask_shape) -> None:
-    for axis, (n, m) in enumerate(zip(shape, mask_shape)):
+def _check_mask_shape(shape, mask_shape, first_axis: int = 0) -> None:
+    for axis, (n, m) in enumerate(zip(shape, mask_shape), first_axis):
         if n == n and m == m and n != m:
             raise IndexError(f"boolean index did not match indexed array along axis {axis}; "
                              f"size of axis is {n} but size of corresponding boolean axis is {m}")
