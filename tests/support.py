@@ -61,7 +61,7 @@ def map_chunks(t, func=add_one, fail_at=None, label="map_chunks"):
 def object_store_used() -> int:
     from ray._private import internal_api
 
-    reply = internal_api.get_memory_info_reply(internal_api.get_state_from_address(None))
+    reply = internal_api.get_memory_info_reply(internal_api.get_state_from_address(ray.get_runtime_context().gcs_address))
     return reply.store_stats.object_store_bytes_used
 
 

@@ -25,6 +25,7 @@ class TaskState:
     started: float = field(default_factory=time.time)
     computed: dict[str, tuple] = field(default_factory=dict)  # key -> meta, made by this task
     stages: int = 0
+    subtasks: int = 0
     future: asyncio.Task | None = None
 
 
@@ -58,7 +59,10 @@ class TaskService(Service):
             pass
         except BaseException:
             pass
-        done_subtasks, total = await self.service("scheduling").progress.remote(task_id)
+        if state.future.done():
+            done_subtasks = total = state.subtasks
+        else:
+            done_subtasks, total = await self.service("scheduling").progress.remote(task_id)
         status = {"done": state.future.done(), "subtasks_done": done_subtasks,
                   "subtasks_total": total, "stages": state.stages}
         if state.future.done():
@@ -121,6 +125,7 @@ class TaskService(Service):
         if steps:
             state.stages += 1
             specs = fuse(steps, targets)
+            state.subtasks += len(specs)
             used = {k for s in specs for k in s.input_keys}
             stored_inputs = [k for k in stored if k in used]
             metas = await self.service("scheduling").run_stage.remote(
