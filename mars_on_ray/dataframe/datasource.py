@@ -70,7 +70,7 @@ def from_pandas(data, chunk_size=None):
 class FrameFromTensor(Operand):
     """Row blocks of a 1-D / 2-D tensor as Series / DataFrame chunks with a RangeIndex."""
 
-    _params = ("columns", "name", "dtype", "chunk_size", "start")
+    _params = ("columns", "series_name", "dtype", "chunk_size", "start")
 
     def tile(self, ctx, out):
         from ..tensor.rechunk import rechunk_tiled
@@ -96,9 +96,9 @@ class FrameFromTensor(Operand):
     def execute(self, block):
         index = pd.RangeIndex(self.start, self.start + len(block))
         if self.columns is None:
-            result = pd.Series(block, index=index, name=self.name)
+            result = pd.Series(block, index=index, name=self.series_name)
         else:
-            result = pd.DataFrame(block.reshape(len(block), -1), index=index, columns=self.columns)
+            result = pd.DataFrame(block[:, None] if block.ndim == 1 else block, index=index, columns=self.columns)
         return result if self.dtype is None else result.astype(self.dtype)
 
 
@@ -113,7 +113,7 @@ def from_tensor(tensor, frame: bool, columns=None, name=None, dtype=None, chunk_
         columns = meta.columns
     else:
         meta = pd.Series(np.empty(0, dtype=tensor.dtype), name=name, dtype=dtype)
-    op = FrameFromTensor(columns=columns, name=name, dtype=dtype, chunk_size=chunk_size,
+    op = FrameFromTensor(columns=columns, series_name=name, dtype=dtype, chunk_size=chunk_size,
                          label="md.DataFrame" if frame else "md.Series")
     return new_frame(op, [tensor], tensor.shape[0], meta)
 
