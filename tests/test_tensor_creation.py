@@ -132,3 +132,81 @@ def test_chunk_sizes_not_dividing_shape():
     t = mt.ones((10, 7), chunk_size=(3, 4))
     assert LocalExecutor().tile(t.data).nsplits == ((3, 3, 3, 1), (4, 3))
     assert_eq(t, np.ones((10, 7)))
+
+
+# random
+
+def _value(t):
+    return LocalExecutor().compute(t.data)[0]
+
+
+@pytest.mark.parametrize("make, shape, dtype", [
+    (lambda **kw: mt.random.rand(30, 20, **kw), (30, 20), np.float64),
+    (lambda **kw: mt.random.randn(30, 20, **kw), (30, 20), np.float64),
+    (lambda **kw: mt.random.random((30, 20), **kw), (30, 20), np.float64),
+    (lambda **kw: mt.random.random_sample(600, **kw), (600,), np.float64),
+    (lambda **kw: mt.random.randint(5, size=(30, 20), **kw), (30, 20), np.int64),
+    (lambda **kw: mt.random.randint(-3, 3, size=600, dtype="i2", **kw), (600,), np.int16),
+    (lambda **kw: mt.random.uniform(2, 5, size=(30, 20), **kw), (30, 20), np.float64),
+    (lambda **kw: mt.random.normal(3, 2, size=(30, 20), **kw), (30, 20), np.float64),
+    (lambda **kw: mt.random.rand(600, dtype="f4", **kw), (600,), np.float32),
+])
+def test_random_shapes_dtypes_and_reproducibility(make, shape, dtype):
+    a = make(seed=5, chunk_size=7)
+    assert a.shape == shape and a.dtype == dtype
+    value = _value(a)
+    assert value.shape == shape and value.dtype == dtype
+    assert_eq(a, value)  # checks chunk shapes/dtypes and key derivation
+    b = make(seed=5, chunk_size=7)
+    assert a.key == b.key
+    np.testing.assert_array_equal(_value(b), value)
+    assert make(seed=6, chunk_size=7).key != a.key
+    assert make(chunk_size=7).key != make(chunk_size=7).key
+    assert not np.array_equal(_value(make(seed=6, chunk_size=7)), value)
+    assert len(np.unique(value)) > 1
+
+
+def test_random_chunks_differ_and_statistics():
+    x = _value(mt.random.rand(10_000, chunk_size=1000, seed=1))
+    blocks = x.reshape(10, 1000)
+    assert all(not np.array_equal(blocks[0], b) for b in blocks[1:])
+    assert 0 <= x.min() and x.max() < 1 and abs(x.mean() - 0.5) < 0.02
+    n = _value(mt.random.normal(3, 2, size=10_000, chunk_size=999, seed=2))
+    assert abs(n.mean() - 3) < 0.1 and abs(n.std() - 2) < 0.1
+    u = _value(mt.random.uniform(-2, 5, size=10_000, chunk_size=999, seed=3))
+    assert -2 <= u.min() and u.max() < 5
+    r = _value(mt.random.randint(3, 7, size=10_000, chunk_size=999, seed=4))
+    assert set(np.unique(r)) == {3, 4, 5, 6}
+
+
+def test_random_scalar_and_global_seed():
+    s = mt.random.rand()
+    assert s.shape == () and _value(s).shape == ()
+    mt.random.seed(42)
+    k1 = mt.random.rand(5).key
+    mt.random.seed(42)
+    assert mt.random.rand(5).key == k1
+    rs = mt.random.RandomState(0)
+    assert rs.randn(4).key == mt.random.RandomState(0).randn(4).key
+
+
+def test_random_errors_like_numpy():
+    with pytest.raises(ValueError):
+        mt.random.randint(5, 1, size=3)
+    with pytest.raises(ValueError):
+        mt.random.normal(0, -1, size=3)
+    with pytest.raises(ValueError):
+        mt.random.rand(-2)
+    with pytest.raises(TypeError):
+        mt.random.rand((2, 3))
+    with pytest.raises(ValueError):
+        mt.random.rand(4, 4, chunk_size=(2, 2, 2))
+
+
+def test_like_with_unknown_shape():
+    from test_rechunk import positive_only
+
+    a = np.array([1.0, -2.0, 3.0, 4.0, -5.0])
+    x = positive_only(mt.tensor(a, chunk_size=2))
+    assert_eq(mt.ones_like(x), np.ones(3))
+    assert_eq(mt.full_like(x, 2, dtype="i4"), np.full(3, 2, dtype="i4"))

@@ -1,2 +1,230 @@
-"""(to be written)"""
-__all__: list[str] = []
+"""Elementwise operations: every ufunc is one blockwise operand applying a NumPy function."""
+from __future__ import annotations
+
+import numbers
+
+import numpy as np
+
+from ..core.blockwise import blockwise_tile, broadcast_shape
+from ..core.operand import Operand
+from ..core.user import Tileable
+from .core import Tensor, as_tensor, new_tensor
+from .rechunk import rechunk_tiled
+
+
+def _astype(x, dtype, casting="unsafe"):
+    return x.astype(dtype, casting=casting)
+
+
+#: kernels that are not attributes of the numpy module
+_KERNELS = {"astype": _astype}
+
+
+def _kernel(name: str):
+    return _KERNELS.get(name) or getattr(np, name)
+
+
+class Elementwise(Operand):
+    """``np.<func>(*args, **kwargs)`` per block; ``consts`` are (position, value) of the
+    non-tensor arguments, the tensor inputs fill the other positions in order."""
+
+    _params = ("func", "consts", "kwargs")
+
+    def tile(self, ctx, out):
+        tileds = []
+        for inp in out.inputs:  # one input may keep unknown extents; several must line up
+            tileds.append(ctx[inp] if len(out.inputs) == 1 else (yield from ctx.known(inp)))
+        return blockwise_tile(self, out, tileds, rechunk_tiled)
+
+    def execute(self, *inputs):
+        args = list(inputs)
+        for pos, value in self.consts:
+            args.insert(pos, value)
+        return np.asarray(_kernel(self.func)(*args, **self.kwargs))
+
+
+def _is_const(value) -> bool:
+    return value is None or isinstance(value, (numbers.Number, np.generic, str, bytes))
+
+
+def elementwise(func: str, args, label: str | None = None, **kwargs):
+    """A tensor of ``np.<func>`` applied blockwise to ``args`` with NumPy broadcasting.
+
+    Scalars stay constants of the operand (Python scalars weak, as in NumPy 2); arrays become
+    tensor inputs. The result dtype comes from running the function on one-element samples,
+    so NumPy's errors (bad dtypes, out-of-range Python ints) raise here. Returns
+    NotImplemented for other lazy objects (a DataFrame then handles the operator).
+    """
+    if any(isinstance(a, Tileable) and not isinstance(a, Tensor) for a in args):
+        return NotImplemented
+    kwargs = {k: (np.dtype(v) if k == "dtype" else v) for k, v in kwargs.items() if v is not None}
+    if not any(not _is_const(a) for a in args):
+        args = (as_tensor(args[0]), *args[1:])
+    tensors, consts, samples = [], [], []
+    for pos, a in enumerate(args):
+        if _is_const(a):
+            consts.append((pos, a))
+            samples.append(a)
+        else:
+            t = as_tensor(a)
+            tensors.append(t)
+            samples.append(np.zeros(1, t.dtype))
+    with np.errstate(all="ignore"):
+        try:
+            dtype = np.asarray(_kernel(func)(*samples, **kwargs)).dtype
+        except TypeError:
+            if not any(t.dtype == object for t in tensors):
+                raise
+            dtype = np.dtype(object)  # zero samples do not stand for object data
+    shape = broadcast_shape(*(t.shape for t in tensors), *(() for _ in consts))
+    op = Elementwise(func=func, consts=tuple(consts), kwargs=kwargs, label=label or f"mt.{func}")
+    return new_tensor(op, tensors, shape, dtype)
+
+
+def _ufunc(name: str):
+    def func(*args, out=None, where=True, **kwargs):
+        if out is not None or where is not True:
+            raise NotImplementedError(f"mt.{name}: out= and where= are not supported")
+        return elementwise(name, args, **kwargs)
+
+    func.__name__ = func.__qualname__ = name
+    func.__doc__ = f"Elementwise ``np.{name}`` over tensors, arrays and scalars (NumPy broadcasting)."
+    return func
+
+
+add = _ufunc("add")
+subtract = _ufunc("subtract")
+multiply = _ufunc("multiply")
+divide = true_divide = _ufunc("divide")
+floor_divide = _ufunc("floor_divide")
+mod = remainder = _ufunc("remainder")
+fmod = _ufunc("fmod")
+power = _ufunc("power")
+float_power = _ufunc("float_power")
+bitwise_and = _ufunc("bitwise_and")
+bitwise_or = _ufunc("bitwise_or")
+bitwise_xor = _ufunc("bitwise_xor")
+left_shift = _ufunc("left_shift")
+right_shift = _ufunc("right_shift")
+equal = _ufunc("equal")
+not_equal = _ufunc("not_equal")
+less = _ufunc("less")
+less_equal = _ufunc("less_equal")
+greater = _ufunc("greater")
+greater_equal = _ufunc("greater_equal")
+logical_and = _ufunc("logical_and")
+logical_or = _ufunc("logical_or")
+logical_xor = _ufunc("logical_xor")
+logical_not = _ufunc("logical_not")
+maximum = _ufunc("maximum")
+minimum = _ufunc("minimum")
+fmax = _ufunc("fmax")
+fmin = _ufunc("fmin")
+arctan2 = _ufunc("arctan2")
+hypot = _ufunc("hypot")
+copysign = _ufunc("copysign")
+nextafter = _ufunc("nextafter")
+ldexp = _ufunc("ldexp")
+logaddexp = _ufunc("logaddexp")
+logaddexp2 = _ufunc("logaddexp2")
+heaviside = _ufunc("heaviside")
+gcd = _ufunc("gcd")
+lcm = _ufunc("lcm")
+negative = _ufunc("negative")
+positive = _ufunc("positive")
+abs = absolute = _ufunc("absolute")  # noqa: A001 (NumPy's name)
+fabs = _ufunc("fabs")
+invert = bitwise_not = _ufunc("invert")
+sign = _ufunc("sign")
+signbit = _ufunc("signbit")
+conj = conjugate = _ufunc("conjugate")
+exp = _ufunc("exp")
+exp2 = _ufunc("exp2")
+expm1 = _ufunc("expm1")
+log = _ufunc("log")
+log2 = _ufunc("log2")
+log10 = _ufunc("log10")
+log1p = _ufunc("log1p")
+sqrt = _ufunc("sqrt")
+cbrt = _ufunc("cbrt")
+square = _ufunc("square")
+reciprocal = _ufunc("reciprocal")
+sin = _ufunc("sin")
+cos = _ufunc("cos")
+tan = _ufunc("tan")
+arcsin = _ufunc("arcsin")
+arccos = _ufunc("arccos")
+arctan = _ufunc("arctan")
+sinh = _ufunc("sinh")
+cosh = _ufunc("cosh")
+tanh = _ufunc("tanh")
+arcsinh = _ufunc("arcsinh")
+arccosh = _ufunc("arccosh")
+arctanh = _ufunc("arctanh")
+deg2rad = radians = _ufunc("deg2rad")
+rad2deg = degrees = _ufunc("rad2deg")
+floor = _ufunc("floor")
+ceil = _ufunc("ceil")
+trunc = _ufunc("trunc")
+rint = _ufunc("rint")
+isnan = _ufunc("isnan")
+isinf = _ufunc("isinf")
+isfinite = _ufunc("isfinite")
+spacing = _ufunc("spacing")
+
+_UFUNCS = {name: f for name, f in dict(globals()).items() if getattr(f, "__doc__", "") and
+           callable(f) and f.__doc__.startswith("Elementwise ``np.")}
+
+
+def astype(tensor, dtype, casting="unsafe", copy=True):
+    """The tensor cast to ``dtype`` (itself when it already has it and ``copy`` is False)."""
+    t = as_tensor(tensor)
+    dtype = np.dtype(dtype)
+    if dtype == t.dtype and not copy:
+        return t
+    return elementwise("astype", (t,), label="mt.astype", dtype=dtype, casting=casting)
+
+
+def clip(a, a_min=None, a_max=None):
+    """Values limited to ``[a_min, a_max]`` (either may be a tensor, array or None)."""
+    return elementwise("clip", (a, a_min, a_max), label="mt.clip")
+
+
+def where(condition, x=None, y=None):
+    """Elements of ``x`` where ``condition`` holds, else of ``y``."""
+    if x is None and y is None:
+        from .indexing import nonzero
+
+        return nonzero(condition)
+    if x is None or y is None:
+        raise ValueError("either both or neither of x and y should be given")
+    return elementwise("where", (condition, x, y), label="mt.where")
+
+
+def around(a, decimals=0):
+    """Elements rounded to ``decimals`` places."""
+    return elementwise("round", (a,), label="mt.around", decimals=decimals)
+
+
+round = around  # noqa: A001 (NumPy's name)
+
+
+def isclose(a, b, rtol=1e-05, atol=1e-08, equal_nan=False):
+    """Elementwise closeness like ``np.isclose``."""
+    return elementwise("isclose", (a, b), label="mt.isclose", rtol=rtol, atol=atol, equal_nan=equal_nan)
+
+
+def nan_to_num(x, copy=True, nan=0.0, posinf=None, neginf=None):
+    """NaN and infinities replaced by finite numbers."""
+    return elementwise("nan_to_num", (x,), label="mt.nan_to_num", nan=nan, posinf=posinf, neginf=neginf)
+
+
+def array_ufunc(tensor, ufunc, method, *inputs, **kwargs):
+    """``Tensor.__array_ufunc__``: ``np.exp(t)`` and ``ndarray + t`` build lazy tensors."""
+    func = _UFUNCS.get(ufunc.__name__)
+    if method != "__call__" or func is None or kwargs.get("out") is not None:
+        return NotImplemented
+    return func(*inputs, **kwargs)
+
+
+__all__ = sorted({*_UFUNCS, "astype", "clip", "where", "around", "round", "isclose", "nan_to_num"})

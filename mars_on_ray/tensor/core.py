@@ -87,6 +87,7 @@ class Tensor(Tileable):
     __pos__ = _lazy("arithmetic", "positive")
     __abs__ = _lazy("arithmetic", "absolute")
     __invert__ = _lazy("arithmetic", "invert")
+    __array_ufunc__ = _lazy("arithmetic", "array_ufunc")  # np.exp(t), ndarray + t stay lazy
     __matmul__ = _lazy("linalg", "matmul")
     __rmatmul__ = _lazy("linalg", "matmul", reflected=True)
     del _name, _dunder, _func
