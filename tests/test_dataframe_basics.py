@@ -1,0 +1,164 @@
+"""DataFrame / Series creation, selection, head, index and arithmetic against pandas."""
+import numpy as np
+import pandas as pd
+import pytest
+
+import mars_on_ray.dataframe as md
+import mars_on_ray.tensor as mt
+from mars_on_ray.core.local import LocalExecutor
+from mars_on_ray.testing import assert_eq
+
+
+@pytest.fixture
+def df():
+    rs = np.random.RandomState(0)
+    return pd.DataFrame({"a": rs.randint(-5, 5, 23), "b": rs.rand(23), "c": rs.rand(23) > 0.5,
+                         "s": [f"x{i % 4}" for i in range(23)]})
+
+
+def test_from_pandas_dataframe_and_series(df):
+    m = md.DataFrame(df, chunk_size=4)
+    assert m.shape == (23, 4)
+    assert_eq(m, df)
+    assert_eq(md.Series(df["b"], chunk_size=5), df["b"])
+    assert_eq(md.DataFrame(df), df)
+    assert list(m.columns) == list(df.columns)
+    assert list(m.dtypes) == list(df.dtypes)
+
+
+def test_chunks_hold_row_pieces_and_graph_carries_no_data(df):
+    import pickle
+
+    m = md.DataFrame(df, chunk_size=10)
+    tiled = LocalExecutor().tile(m.data)
+    assert tiled.nsplits == ((10, 10, 3), (4,))
+    assert tiled.chunks.shape == (3, 1)
+    pd.testing.assert_frame_equal(tiled.chunks[1, 0].op.data, df.iloc[10:20])
+    assert b"x3" not in pickle.dumps(m.data.op)
+
+
+def test_from_dict_ndarray_list():
+    assert_eq(md.DataFrame({"x": [1, 2, 3], "y": [0.5, 1.5, 2.5]}, chunk_size=2),
+              pd.DataFrame({"x": [1, 2, 3], "y": [0.5, 1.5, 2.5]}))
+    arr = np.arange(12).reshape(4, 3)
+    assert_eq(md.DataFrame(arr, columns=list("pqr"), chunk_size=3), pd.DataFrame(arr, columns=list("pqr")))
+    assert_eq(md.Series([1, 2, 3], name="n", chunk_size=2), pd.Series([1, 2, 3], name="n"))
+    assert_eq(md.Series([1, 2, 3], dtype="float32"), pd.Series([1, 2, 3], dtype="float32"))
+
+
+def test_from_tensor_seed_example():
+    assert_eq(md.DataFrame(mt.ones((2000, 2000), chunk_size=200)).sum(),
+              pd.DataFrame(np.ones((2000, 2000))).sum())
+
+
+def test_from_tensor_uneven_chunks_and_columns():
+    x = np.arange(35.0).reshape(7, 5)
+    t = mt.tensor(x, chunk_size=(3, 2))
+    assert_eq(md.DataFrame(t), pd.DataFrame(x))
+    assert_eq(md.DataFrame(t, columns=list("abcde")), pd.DataFrame(x, columns=list("abcde")))
+    assert_eq(md.DataFrame(t, chunk_size=4), pd.DataFrame(x))
+    assert_eq(md.Series(mt.tensor(x[0], chunk_size=2), name="q"), pd.Series(x[0], name="q"))
+    assert_eq(md.DataFrame(mt.tensor(x[0], chunk_size=2)), pd.DataFrame(x[0]))
+
+
+def test_from_tensor_with_unknown_rows():
+    x = np.arange(35.0).reshape(7, 5)
+    t = mt.tensor(x, chunk_size=(3, 2))
+    filtered = t[mt.tensor(x[:, 0], chunk_size=3) > 10]
+    assert_eq(md.DataFrame(filtered), pd.DataFrame(x[x[:, 0] > 10]))
+
+
+def test_from_tensor_bad_columns_raise_like_pandas():
+    with pytest.raises(ValueError):
+        pd.DataFrame(np.ones((3, 2)), columns=list("abc"))
+    with pytest.raises(ValueError):
+        md.DataFrame(mt.ones((3, 2)), columns=list("abc"))
+
+
+def test_column_selection(df):
+    m = md.DataFrame(df, chunk_size=5)
+    assert_eq(m["a"], df["a"])
+    assert_eq(m.b, df.b)
+    assert_eq(m[["s", "a"]], df[["s", "a"]])
+    with pytest.raises(KeyError):
+        m["missing"]
+    with pytest.raises(KeyError):
+        m[["a", "missing"]]
+
+
+def test_boolean_filter_and_head_after_filter(df):
+    m = md.DataFrame(df, chunk_size=4)
+    assert_eq(m[m["a"] > 0], df[df["a"] > 0])
+    assert_eq(m["b"][m["c"]], df["b"][df["c"]])
+    assert_eq(m[m["a"] > 0].head(3), df[df["a"] > 0].head(3))
+    assert_eq(m[m["a"] > 0]["b"].sum(), df[df["a"] > 0]["b"].sum())
+
+
+def test_head_reads_only_needed_chunks(df):
+    m = md.DataFrame(df, chunk_size=4)
+    for n in (0, 3, 4, 9, 23, 40, -5):
+        assert_eq(m.head(n), df.head(n))
+    tiled = LocalExecutor().tile(m.head(6).data)
+    assert len(tiled.chunks[0, 0].inputs) == 2
+    assert_eq(m["b"].head(), df["b"].head())
+
+
+def test_index(df):
+    m = md.DataFrame(df.set_index("s"), chunk_size=6)
+    assert_eq(m.index, df.set_index("s").index)
+    assert_eq(md.Series(df["a"], chunk_size=7).index, df.index)
+
+
+def test_arithmetic_with_scalars(df):
+    m = md.DataFrame(df[["a", "b"]], chunk_size=6)
+    p = df[["a", "b"]]
+    assert_eq(m + 1, p + 1)
+    assert_eq(2 * m, 2 * p)
+    assert_eq(1 - m, 1 - p)
+    assert_eq(m / 3, p / 3)
+    assert_eq(m // 2, p // 2)
+    assert_eq(m % 3, p % 3)
+    assert_eq(m ** 2, p ** 2)
+    assert_eq(-m, -p)
+    assert_eq(abs(m), abs(p))
+    assert_eq(m.abs(), p.abs())
+    assert_eq(m.astype("float32"), p.astype("float32"))
+    assert_eq(m["a"].add(1.5), p["a"].add(1.5))
+
+
+def test_comparisons(df):
+    m = md.DataFrame(df, chunk_size=6)
+    assert_eq(m["a"] > 0, df["a"] > 0)
+    assert_eq(m["a"] == m["a"], df["a"] == df["a"])
+    assert_eq(m[["a", "b"]] <= 0.5, df[["a", "b"]] <= 0.5)
+    assert_eq(m["s"].eq("x1"), df["s"].eq("x1"))
+    assert_eq(m["a"].ne(2), df["a"].ne(2))
+
+
+def test_arithmetic_between_frames_same_and_different_chunks(df):
+    m = md.DataFrame(df, chunk_size=5)
+    assert_eq(m["a"] * m["b"], df["a"] * df["b"])
+    other = md.DataFrame(df, chunk_size=7)
+    assert_eq(m[["a", "b"]] + other[["a", "b"]], df[["a", "b"]] * 2)
+    assert_eq(m["b"] - md.Series(df["b"], chunk_size=3), df["b"] - df["b"])
+    assert_eq(m["b"].add(df["a"], fill_value=0), df["b"].add(df["a"], fill_value=0))
+    assert_eq(m[["a", "b"]] + df[["a", "b"]], df[["a", "b"]] * 2)
+
+
+def test_arithmetic_bad_types_raise_like_pandas(df):
+    m = md.DataFrame(df, chunk_size=5)
+    with pytest.raises(TypeError):
+        df["s"] - 1
+    with pytest.raises(TypeError):
+        m["s"] - 1
+
+
+def test_fused_and_unfused_pipeline_agree(df):
+    m = md.DataFrame(df, chunk_size=4)
+    expr = ((m["a"] + 1) * m["b"])[m["c"]]
+    fused, unfused = LocalExecutor(), LocalExecutor(fusion=False)
+    a = fused.compute(expr.data)[0]
+    b = unfused.compute(expr.data)[0]
+    pd.testing.assert_series_equal(a, b)
+    pd.testing.assert_series_equal(a, ((df["a"] + 1) * df["b"])[df["c"]])
+    assert fused.subtask_count < unfused.subtask_count
