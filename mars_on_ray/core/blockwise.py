@@ -94,13 +94,13 @@ def blockwise_tile(op: Operand, out, tileds: Sequence[Tiled],
         want = tuple(padded[i][a] if broadcast_axis(i, a) else nsplits[a] for a in range(lead, ndim))
         aligned.append(t if _same_splits(t.nsplits, want) else align(t, want))
 
+    # per input, the output axis each of its grid axes follows (None: broadcast, always block 0)
+    follows = [[None if broadcast_axis(i, a) else a for a in range(ndim - t.chunks.ndim, ndim)]
+               for i, t in enumerate(aligned)]
     grid = chunk_grid([len(s) for s in nsplits])
     for idx in itertools.product(*(range(len(s)) for s in nsplits)):
-        inputs = []
-        for i, t in enumerate(aligned):
-            lead = ndim - t.chunks.ndim
-            inputs.append(t.chunks[tuple(0 if broadcast_axis(i, a) else idx[a] for a in range(lead, ndim))])
-        chunk_shape = tuple(nsplits[a][j] for a, j in enumerate(idx))
+        inputs = [t.chunks[tuple(0 if a is None else idx[a] for a in f)] for t, f in zip(aligned, follows)]
+        chunk_shape = tuple(s[j] for s, j in zip(nsplits, idx))
         grid[idx] = ChunkData(op.new(), inputs, chunk_shape, out.meta, idx)
     return Tiled(grid, nsplits)
 

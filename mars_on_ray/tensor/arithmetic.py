@@ -193,9 +193,11 @@ def clip(a, a_min=None, a_max=None):
 def where(condition, x=None, y=None):
     """Elements of ``x`` where ``condition`` holds, else of ``y``."""
     if x is None and y is None:
-        from .indexing import nonzero
+        from . import indexing
 
-        return nonzero(condition)
+        if not hasattr(indexing, "nonzero"):
+            raise NotImplementedError("mt.where(condition) with one argument needs mt.nonzero")
+        return indexing.nonzero(condition)
     if x is None or y is None:
         raise ValueError("either both or neither of x and y should be given")
     return elementwise("where", (condition, x, y), label="mt.where")
@@ -220,11 +222,15 @@ def nan_to_num(x, copy=True, nan=0.0, posinf=None, neginf=None):
 
 
 def array_ufunc(tensor, ufunc, method, *inputs, **kwargs):
-    """``Tensor.__array_ufunc__``: ``np.exp(t)`` and ``ndarray + t`` build lazy tensors."""
-    func = _UFUNCS.get(ufunc.__name__)
-    if method != "__call__" or func is None or kwargs.get("out") is not None:
+    """``Tensor.__array_ufunc__``: ``np.exp(t)``, ``ndarray + t``, ``ndarray @ t`` stay lazy."""
+    if method != "__call__" or kwargs.pop("out", None) is not None:
         return NotImplemented
-    return func(*inputs, **kwargs)
+    func = _UFUNCS.get(ufunc.__name__)
+    if func is None:  # e.g. np.matmul: the tensor package's function of that name
+        import mars_on_ray.tensor as mt
+
+        func = getattr(mt, ufunc.__name__, None)
+    return NotImplemented if func is None else func(*inputs, **kwargs)
 
 
 __all__ = sorted({*_UFUNCS, "astype", "clip", "where", "around", "round", "isclose", "nan_to_num"})
