@@ -44,7 +44,7 @@ def _binary(name: str):
         else:
             left = _as_operand(left, right)
         kwargs = {"name": name} if fill_value is None else {"name": name, "fill_value": fill_value}
-        return map_chunks(_binary_kernel, (left, right), kwargs, label=f"md.{name}")
+        return map_chunks(_binary_kernel, (left, right), kwargs, label=f"md.{name}", validate=True)
 
     func.__name__ = name
     func.__doc__ = f"Elementwise ``{name}`` of a frame with a scalar or a row-aligned frame."

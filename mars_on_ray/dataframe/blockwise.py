@@ -59,6 +59,29 @@ def row_chunks(tiled: Tiled) -> list[ChunkData]:
     return list(tiled.chunks.reshape(-1))
 
 
+def sample_of(meta: pd.DataFrame | pd.Series):
+    """A one-row sample with ``meta``'s dtypes, to infer result dtypes where empty input can't."""
+    if isinstance(meta, pd.Series):
+        return sample_of(meta.to_frame()).iloc[:, 0]
+    cols = {}
+    for i, dtype in enumerate(meta.dtypes):
+        kind = getattr(dtype, "kind", "O")
+        if isinstance(dtype, pd.CategoricalDtype):
+            value = dtype.categories[:1].tolist() or [None]
+        elif kind in "iufcb":
+            value = [1]
+        elif kind == "M":
+            value = [pd.Timestamp("2000-01-01")]
+        elif kind == "m":
+            value = [pd.Timedelta(1)]
+        else:
+            value = ["a"]
+        cols[i] = pd.Series(value, dtype=dtype)
+    sample = pd.DataFrame(cols)
+    sample.columns = meta.columns
+    return sample
+
+
 def _apply(func: Callable, args: tuple, kwargs: dict, values: tuple):
     def sub(a):
         return values[a.i] if isinstance(a, In) else a
@@ -92,10 +115,11 @@ def _index(meta, i: int) -> tuple:
 
 
 def map_chunks(func: Callable, args: tuple, kwargs: dict | None = None, *,
-               keep_rows: bool = True, label: str | None = None, meta=None):
+               keep_rows: bool = True, label: str | None = None, meta=None, validate: bool = False):
     """A frame computed block by block; tileable args are lined up by rows.
 
-    The result metadata is ``func`` run on the inputs' metadata unless ``meta`` is given.
+    The result metadata is ``func`` run on the inputs' metadata unless ``meta`` is given;
+    ``validate`` also runs it on one-row samples, to raise pandas' errors that empty input hides.
     """
     kwargs = dict(kwargs or {})
     inputs: list = []
@@ -110,6 +134,8 @@ def map_chunks(func: Callable, args: tuple, kwargs: dict | None = None, *,
     kwargs_t = {k: placeholder(v) for k, v in kwargs.items()}
     if meta is None:
         meta = _apply(func, args_t, kwargs_t, tuple(i.data.meta for i in inputs))
+    if validate:
+        _apply(func, args_t, kwargs_t, tuple(sample_of(i.data.meta) for i in inputs))
     nrows = inputs[0].shape[0] if keep_rows else math.nan
     op = MapChunks(func=func, args=args_t, kwargs=kwargs_t, keep_rows=keep_rows, label=label)
     return new_frame(op, inputs, nrows, meta)

@@ -15,35 +15,12 @@ from ..config import options
 from ..core.entity import ChunkData, Tiled, chunk_grid
 from ..core.operand import Operand
 from ..tensor.core import new_tensor, tensor_meta
-from .blockwise import map_chunks, row_chunks
+from .blockwise import map_chunks, row_chunks, sample_of
 from .core import DataFrame, new_frame
 
 __all__: list[str] = []
 
 _ELEMENTWISE = ("sum", "prod", "min", "max")
-
-
-def sample_of(meta: pd.DataFrame | pd.Series):
-    """A one-row sample with ``meta``'s dtypes, to infer result dtypes where empty input can't."""
-    if isinstance(meta, pd.Series):
-        return sample_of(meta.to_frame()).iloc[:, 0]
-    cols = {}
-    for i, dtype in enumerate(meta.dtypes):
-        kind = getattr(dtype, "kind", "O")
-        if isinstance(dtype, pd.CategoricalDtype):
-            value = dtype.categories[:1].tolist() or [None]
-        elif kind in "iufcb":
-            value = [1]
-        elif kind == "M":
-            value = [pd.Timestamp("2000-01-01")]
-        elif kind == "m":
-            value = [pd.Timedelta(1)]
-        else:
-            value = ["a"]
-        cols[i] = pd.Series(value, dtype=dtype)
-    sample = pd.DataFrame(cols)
-    sample.columns = meta.columns
-    return sample
 
 
 def _chunk_row(frame: pd.DataFrame, how: str, kw: dict) -> pd.DataFrame:
@@ -159,7 +136,9 @@ def _reduce(obj, how: str, axis=0, numeric_only=False, **kw):
         kw.setdefault("skipna", True)
     is_frame = isinstance(obj, DataFrame)
     if is_frame and axis in (1, "columns"):
-        return map_chunks(_RowWise(how, numeric_only, kw), (obj,), label=f"md.{how}")
+        kernel = _RowWise(how, numeric_only, kw)
+        kernel(meta)  # pandas' errors for bad arguments
+        return map_chunks(kernel, (obj,), label=f"md.{how}", meta=kernel(sample_of(meta)).iloc[:0])
     if axis not in (0, "index", None):
         raise ValueError(f"No axis named {axis} for object type {type(meta).__name__}")
     if is_frame or numeric_only:
