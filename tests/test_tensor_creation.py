@@ -210,3 +210,16 @@ def test_like_with_unknown_shape():
     x = positive_only(mt.tensor(a, chunk_size=2))
     assert_eq(mt.ones_like(x), np.ones(3))
     assert_eq(mt.full_like(x, 2, dtype="i4"), np.full(3, 2, dtype="i4"))
+
+
+def test_unsupported_array_arguments_and_bad_seeds():
+    with pytest.raises(NotImplementedError):
+        mt.full(3, [1, 2, 3])
+    with pytest.raises(NotImplementedError):
+        mt.linspace(np.zeros(2), 1)
+    with pytest.raises(NotImplementedError):
+        mt.random.normal(np.zeros(3), 1, size=3)
+    with pytest.raises(ValueError):
+        mt.random.rand(3, seed=-1)
+    with pytest.raises(TypeError):
+        mt.random.rand(3, seed=1.5)

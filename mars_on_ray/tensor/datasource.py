@@ -99,6 +99,8 @@ class Full(Operand):
 def _full(label, shape, fill_value, dtype, chunk_size) -> Tensor:
     shape = _shape(shape)
     dtype = np.dtype(dtype)
+    if np.ndim(fill_value):
+        raise NotImplementedError(f"{label}: fill_value must be a scalar")
     if fill_value is not None:
         np.full((), fill_value, dtype)  # bad values raise like NumPy, at build time
     op = Full(shape=shape, fill_value=fill_value, dtype=dtype, label=label)
@@ -206,6 +208,8 @@ class Linspace(Operand):
 def linspace(start, stop, num=50, endpoint=True, retstep=False, dtype=None, chunk_size=None):
     """``num`` evenly spaced values over ``[start, stop]`` like ``np.linspace``."""
     num = operator.index(num)
+    if np.ndim(start) or np.ndim(stop):
+        raise NotImplementedError("mt.linspace: start and stop must be scalars")
     if num < 0:
         raise ValueError(f"Number of samples, {num}, must be non-negative.")
     sample = np.linspace(start, stop, 2, endpoint=endpoint, dtype=dtype)

@@ -56,9 +56,9 @@ class RandomState:
             kwargs["dtype"] = np.dtype(dtype)
         # a one-element draw checks the arguments (NumPy's errors) and gives the dtype
         sample = getattr(np.random.default_rng(0), dist)(*args, size=1, **kwargs)
-        if seed is None:
-            seed = int(self._seeds.integers(2**63))
-        op = Random(dist=dist, args=tuple(args), kwargs=kwargs, seed=int(seed), label=f"mt.random.{label}")
+        seed = int(self._seeds.integers(2**63)) if seed is None else operator.index(seed)
+        np.random.SeedSequence(seed)  # a bad seed raises now
+        op = Random(dist=dist, args=tuple(args), kwargs=kwargs, seed=seed, label=f"mt.random.{label}")
         return new_source(op, shape, sample.dtype, chunk_size)
 
     def rand(self, *dn, dtype=None, chunk_size=None, seed=None) -> Tensor:
