@@ -109,6 +109,17 @@ def test_boolean_mask_all_false_and_all_true():
     assert_eq(t[np.ones(7, dtype=bool)], X[np.ones(7, dtype=bool)])
 
 
+def test_boolean_mask_bands_are_cut_to_the_chunk_limit(monkeypatch):
+    from mars_on_ray.config import options
+
+    monkeypatch.setattr(options, "chunk_store_limit", 400)  # 400 bytes: about one row of X
+    m = X > 40
+    t = mt.tensor(X, chunk_size=(3, 4, 3))
+    r = t[mt.tensor(m, chunk_size=2)]
+    assert LocalExecutor().tile(r.data).chunks.shape[0] == 7
+    assert_eq(r, X[m])
+
+
 def test_boolean_mask_chunks_have_unknown_shape():
     t = mt.tensor(X, chunk_size=3)
     tiled = LocalExecutor().tile(t[X > 3].data)

@@ -13,7 +13,7 @@ import operator
 
 import numpy as np
 
-from ..core.chunk_sizes import split_evenly
+from ..config import options
 from ..core.entity import ChunkData, Tiled, chunk_grid
 from ..core.operand import Operand
 from .core import Tensor, as_tensor, new_tensor
@@ -228,8 +228,11 @@ def _check_mask_shape(shape, mask_shape, first_axis: int = 0) -> None:
 
 
 class BooleanIndex(Operand):
-    """``x[mask]``: mask chunks aligned to the data's, the mask's inner axes whole, so that
-    concatenating the chunk results along the first axis keeps NumPy's (C) order."""
+    """``x[mask]``. Each result chunk is one operand over a band of rows: it takes every chunk
+    of the band along the mask's inner axes (data and mask), joins them and filters, so the
+    concatenated results keep NumPy's C order. Bands are cut to stay within the chunk limit."""
+
+    _params = ("grid", "rows")
 
     def tile(self, ctx, out):
         from .rechunk import rechunk_tiled
@@ -240,26 +243,39 @@ class BooleanIndex(Operand):
         k = mask.ndim
         shape = tuple(int(sum(s)) for s in t.nsplits)
         _check_mask_shape(shape, tuple(int(sum(s)) for s in m.nsplits))
-        inner = [(n,) for n in shape[1:k]]
-        rows = t.nsplits[0]
-        if any(len(s) > 1 for s in t.nsplits[1:k]):  # keep chunks about as big as they were
-            volume = math.prod(max(s) for s in t.nsplits[:k])
-            rows = split_evenly(shape[0], max(1, volume // max(1, math.prod(shape[1:k]))))
-        t = rechunk_tiled(t, [rows, *inner, *t.nsplits[k:]])
-        m = rechunk_tiled(m, [rows, *inner])
-        trailing = t.chunks.shape[k:]
-        grid = chunk_grid((t.chunks.shape[0],) + trailing)
-        zeros = (0,) * (k - 1)
-        for i in range(t.chunks.shape[0]):
-            for j in itertools.product(*map(range, trailing)):
-                c = t.chunks[(i, *zeros, *j)]
-                chunk_shape = (float("nan"),) + c.shape[k:]
-                grid[(i, *j)] = ChunkData(self.new(), [c, m.chunks[(i, *zeros)]], chunk_shape,
-                                          out.meta, (i, *j))
-        return Tiled(grid, [(float("nan"),) * grid.shape[0], *t.nsplits[k:]])
+        m = rechunk_tiled(m, t.nsplits[:k])
+        inner, trailing = t.chunks.shape[1:k], t.chunks.shape[k:]
+        row_bytes = math.prod(shape[1:k]) * (1 + out.dtype.itemsize * math.prod(map(max, t.nsplits[k:])))
+        per_op = max(1, options.chunk_store_limit // max(1, row_bytes))
+        out_chunks = []
+        for i, band in enumerate(t.nsplits[0]):
+            cuts = [(a, min(band, a + per_op)) for a in range(0, band, per_op)] or [(0, 0)]
+            for rows in cuts:
+                op = self.new(grid=inner, rows=None if rows == (0, band) else rows)
+                masks = [m.chunks[(i, *g)] for g in itertools.product(*map(range, inner))]
+                row = []
+                for j in itertools.product(*map(range, trailing)):
+                    datas = [t.chunks[(i, *g, *j)] for g in itertools.product(*map(range, inner))]
+                    row.append((op, datas + masks, (float("nan"),) + datas[0].shape[k:], j))
+                out_chunks.append(row)
+        grid = chunk_grid((len(out_chunks),) + trailing)
+        for o, row in enumerate(out_chunks):
+            for op, inputs, chunk_shape, j in row:
+                grid[(o, *j)] = ChunkData(op, inputs, chunk_shape, out.meta, (o, *j))
+        return Tiled(grid, [(float("nan"),) * len(out_chunks), *t.nsplits[k:]])
 
-    def execute(self, x, mask):
-        return x[mask]
+    def execute(self, *inputs):
+        n = len(inputs) // 2
+        return self._join(inputs[:n])[self._join(inputs[n:])]
+
+    def _join(self, pieces):
+        """The band's pieces (C order over ``grid``) joined along the inner axes."""
+        if self.rows is not None:
+            pieces = [p[slice(*self.rows)] for p in pieces]
+        for d in reversed(range(len(self.grid))):
+            g = self.grid[d]
+            pieces = [np.concatenate(pieces[s:s + g], axis=d + 1) for s in range(0, len(pieces), g)]
+        return pieces[0]
 
 
 # --- integer arrays along one axis ---------------------------------------------------------
