@@ -116,17 +116,17 @@ def full(shape, fill_value, dtype=None, order="C", chunk_size=None) -> Tensor:
 
 def ones(shape, dtype=None, order="C", chunk_size=None) -> Tensor:
     """A tensor of ones (float64 by default)."""
-    return _full("mt.ones", shape, 1, dtype or float, chunk_size)
+    return _full("mt.ones", shape, 1, float if dtype is None else dtype, chunk_size)
 
 
 def zeros(shape, dtype=None, order="C", chunk_size=None) -> Tensor:
     """A tensor of zeros (float64 by default)."""
-    return _full("mt.zeros", shape, 0, dtype or float, chunk_size)
+    return _full("mt.zeros", shape, 0, float if dtype is None else dtype, chunk_size)
 
 
 def empty(shape, dtype=None, order="C", chunk_size=None) -> Tensor:
     """An uninitialised tensor (float64 by default)."""
-    return _full("mt.empty", shape, None, dtype or float, chunk_size)
+    return _full("mt.empty", shape, None, float if dtype is None else dtype, chunk_size)
 
 
 def _like(label, a, fill_value, dtype, shape, chunk_size) -> Tensor:
