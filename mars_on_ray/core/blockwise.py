@@ -9,7 +9,6 @@ import itertools
 import math
 from typing import Callable, Iterator, Sequence
 
-
 from .entity import ChunkData, Tiled, chunk_grid
 from .operand import Operand
 
