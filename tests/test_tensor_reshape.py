@@ -118,11 +118,21 @@ def test_reshape_chunkwise_does_not_rechunk():
     assert RechunkChunk in _ops(mt.tensor(x, chunk_size=(2, 5)).reshape(48))
 
 
-def test_reshape_keeps_chunks_about_as_big():
+def test_reshape_result_chunk_reads_one_band_of_input_chunks():
     t = mt.ones((1000, 1000), chunk_size=100)
     tiled = LocalExecutor().tile(t.reshape(10_000, 100).data)
-    assert max(max(s) for s in tiled.nsplits[:1]) * 100 <= 100 * 100 * 2
-    assert tiled.chunks.size >= 50
+    assert tiled.nsplits == ((1000,) * 10, (100,))
+    assert all(len(c.inputs[0].inputs) == 10 for c in tiled.flat)
+
+
+def test_reshape_bands_are_cut_to_the_chunk_limit(monkeypatch):
+    from mars_on_ray.config import options
+
+    monkeypatch.setattr(options, "chunk_store_limit", 8 * 12 * 2)  # two rows of 12 float64
+    x = np.arange(96.).reshape(8, 12)
+    r = mt.tensor(x, chunk_size=(5, 5)).reshape(-1, 4)
+    assert LocalExecutor().tile(r.data).nsplits == ((6, 6, 3, 6, 3), (4,))  # rows (2, 2, 1, 2, 1)
+    assert_eq(r, x.reshape(-1, 4))
 
 
 def test_reshape_fused_equals_unfused():

@@ -1,12 +1,14 @@
 """Shape manipulation: transpose, reshape and the axis helpers built on them."""
 from __future__ import annotations
 
+import itertools
 import math
 import operator
 
 import numpy as np
 from numpy.lib.array_utils import normalize_axis_tuple
 
+from ..config import options
 from ..core.entity import ChunkData, Tiled, chunk_grid
 from ..core.operand import Operand
 from .core import Tensor, as_tensor, new_tensor
@@ -67,7 +69,7 @@ class Reshape(Operand):
         t = yield from ctx.known(out.inputs[0])
         in_shape = tuple(int(sum(s)) for s in t.nsplits)
         shape = probe(in_shape, out.dtype).reshape(self.newshape).shape
-        in_splits, out_splits, groups = _plan(in_shape, shape, t.nsplits)
+        in_splits, out_splits, groups = _plan(in_shape, shape, t.nsplits, out.dtype.itemsize)
         t = rechunk_tiled(t, in_splits) if tuple(map(tuple, in_splits)) != t.nsplits else t
         grid = chunk_grid([len(s) for s in out_splits])
         for in_idx, c in np.ndenumerate(t.chunks):
@@ -112,11 +114,13 @@ def _axis_groups(a: tuple, b: tuple) -> list[tuple[list[int], list[int]]]:
     return groups
 
 
-def _plan(in_shape, out_shape, nsplits):
+def _plan(in_shape, out_shape, nsplits, itemsize: int):
     """Input splits making each chunk reshape on its own, the output splits, the groups.
 
     In each group only its first input axis stays chunked, at boundaries that are multiples
-    of ``unit`` rows, so that every chunk is a whole block of the group's output axes.
+    of ``unit`` rows, so that every chunk is a whole block of the group's output axes. The
+    input's row boundaries are kept where they align (a result chunk then reads one band of
+    input chunks), and bands are cut to stay within the chunk byte limit.
     """
     if math.prod(in_shape) == 0 or not in_shape or not out_shape:
         return [(s,) for s in in_shape], [(s,) for s in out_shape], []
@@ -130,16 +134,26 @@ def _plan(in_shape, out_shape, nsplits):
         t_out = math.prod(out_shape[x] for x in gb[1:])
         unit = math.lcm(t_in, t_out) // t_in
         first = nsplits[ga[0]]
-        whole = all(len(nsplits[x]) == 1 for x in ga[1:])
-        aligned = all(s % unit == 0 for s in first[:-1])
-        if not (whole and aligned):
-            volume = math.prod(max(nsplits[x]) for x in ga)
-            rows = max(unit, volume // t_in // unit * unit)
-            n = in_shape[ga[0]]
-            first = (rows,) * (n // rows) + ((n % rows,) if n % rows else ())
+        if not (all(len(nsplits[x]) == 1 for x in ga[1:]) and all(s % unit == 0 for s in first[:-1])):
+            max_rows = max(unit, options.chunk_store_limit // (t_in * itemsize) // unit * unit)
+            first = _aligned(first, unit, max_rows)
         in_splits[ga[0]] = tuple(first)
         out_splits[gb[0]] = tuple(s * t_in // t_out for s in first)
     return in_splits, out_splits, groups
+
+
+def _aligned(splits, unit: int, max_rows: int) -> list[int]:
+    """``splits`` with boundaries moved down to multiples of ``unit``, none over ``max_rows``."""
+    bounds = sorted({b // unit * unit for b in itertools.accumulate(splits)} - {0})
+    out, prev = [], 0
+    for b in bounds:
+        size = b - prev
+        while size > max_rows:
+            out.append(max_rows)
+            size -= max_rows
+        out.append(size)
+        prev = b
+    return out
 
 
 def _parse_shape(shape) -> tuple:
