@@ -161,7 +161,8 @@ def empty_like(a, dtype=None, shape=None, chunk_size=None) -> Tensor:
 
 
 class Arange(Operand):
-    """Values ``start + i * step`` for i in ``[lo, hi)``."""
+    """Values ``first + i * (second - first)`` for i in ``[lo, hi)``, the first two values cast
+    to the dtype first (as NumPy does: ``arange(0, 5, 0.5, dtype=int)`` is all zeros)."""
 
     _params = ("start", "step", "dtype", "lo", "hi")
 
@@ -169,7 +170,8 @@ class Arange(Operand):
         return tile_source(out, lambda ext: self.new(lo=ext[0][0], hi=ext[0][1]))
 
     def execute(self):
-        return (np.arange(self.lo, self.hi) * self.step + self.start).astype(self.dtype, copy=False)
+        first, second = np.array([self.start, self.start + self.step]).astype(self.dtype)
+        return (first + np.arange(self.lo, self.hi) * (second - first)).astype(self.dtype, copy=False)
 
 
 def arange(start, stop=None, step=None, dtype=None, chunk_size=None) -> Tensor:
