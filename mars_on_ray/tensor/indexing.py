@@ -188,7 +188,7 @@ def _masked(t: Tensor, index: tuple, mask) -> Tensor:
         raise NotImplementedError("only full slices may come before a boolean mask")
     if sum(i is Ellipsis for i in index) > 1:
         raise IndexError("an index can only have a single ellipsis ('...')")
-    n_real = len(pre) - (Ellipsis in pre) + mask.ndim + sum(i is not None and i is not Ellipsis for i in post)
+    n_real = sum(i is not None and i is not Ellipsis for i in pre + post) + mask.ndim
     p = len(pre) - 1 + max(0, t.ndim - n_real) if Ellipsis in pre else len(pre)
     if max(n_real, p + mask.ndim) > t.ndim:
         raise IndexError(f"too many indices for array: array is {t.ndim}-dimensional, "
@@ -245,7 +245,8 @@ class BooleanIndex(Operand):
         _check_mask_shape(shape, tuple(int(sum(s)) for s in m.nsplits))
         m = rechunk_tiled(m, t.nsplits[:k])
         inner, trailing = t.chunks.shape[1:k], t.chunks.shape[k:]
-        row_bytes = math.prod(shape[1:k]) * (1 + out.dtype.itemsize * math.prod(map(max, t.nsplits[k:])))
+        trailing_size = math.prod(map(max, t.nsplits[k:]))
+        row_bytes = math.prod(shape[1:k]) * (1 + out.dtype.itemsize * trailing_size)
         per_op = max(1, options.chunk_store_limit // max(1, row_bytes))
         out_chunks = []
         for i, band in enumerate(t.nsplits[0]):
@@ -297,10 +298,10 @@ def _fancy(t: Tensor, index: tuple, array) -> Tensor:
     size = base.shape[axis]
     array = array.astype(np.intp)
     if not _unknown(size):
-        array = np.where(array < 0, array + size, array)
-        bad = array[(array < 0) | (array >= size)]
+        bad = array[(array < -size) | (array >= size)]
         if bad.size:
             raise IndexError(f"index {bad[0]} is out of bounds for axis {axis} with size {size}")
+        array = np.where(array < 0, array + size, array)
     shape = base.shape[:axis] + (len(array),) + base.shape[axis + 1:]
     return new_tensor(Take(indices=array, axis=axis, label="mt.getitem"), [base], shape, t.dtype)
 
@@ -321,7 +322,8 @@ class Take(Operand):
         indices = np.where(self.indices < 0, self.indices + size, self.indices)
         bad = self.indices[(indices < 0) | (indices >= size)]
         if bad.size:  # only possible when the extent was unknown at build time
-            raise IndexError(f"index {bad[0]} is out of bounds for axis {self.axis} with size {size}")
+            raise IndexError(f"index {bad[0]} is out of bounds for axis {self.axis} "
+                             f"with size {size}")
         which = np.searchsorted(offsets, indices, side="right") - 1
         block = max(1, max(splits))
         out_splits = [len(indices[p:p + block]) for p in range(0, len(indices), block)] or [0]
@@ -331,8 +333,9 @@ class Take(Operand):
             sel, src = indices[p * block:p * block + n], which[p * block:p * block + n]
             used = np.unique(src) if n else np.array([0])
             parts = tuple(sel[src == k] - offsets[k] for k in used)
-            order = np.argsort(np.concatenate([np.flatnonzero(src == k) for k in used]), kind="stable") \
-                if n else np.array([], dtype=np.intp)
+            # taking per source chunk groups the result by chunk; ``order`` restores it
+            grouped = [np.flatnonzero(src == k) for k in used] if n else [np.array([], np.intp)]
+            order = np.argsort(np.concatenate(grouped), kind="stable")
             for rest in itertools.product(*map(range, moved.shape[1:])):
                 inputs = [moved[(k, *rest)] for k in used]
                 shape = list(inputs[0].shape)

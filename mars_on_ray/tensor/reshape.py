@@ -134,7 +134,8 @@ def _plan(in_shape, out_shape, nsplits, itemsize: int):
         t_out = math.prod(out_shape[x] for x in gb[1:])
         unit = math.lcm(t_in, t_out) // t_in
         first = nsplits[ga[0]]
-        if not (all(len(nsplits[x]) == 1 for x in ga[1:]) and all(s % unit == 0 for s in first[:-1])):
+        whole = all(len(nsplits[x]) == 1 for x in ga[1:])
+        if not (whole and all(s % unit == 0 for s in first[:-1])):
             max_rows = max(unit, options.chunk_store_limit // (t_in * itemsize) // unit * unit)
             first = _aligned(first, unit, max_rows)
         in_splits[ga[0]] = tuple(first)
