@@ -148,6 +148,14 @@ def test_inputs_with_different_chunks_are_aligned():
     assert tiled.nsplits == ((7,), (5, 4))
 
 
+def test_client_arrays_follow_the_tensor_chunks():
+    big = np.arange(7.0 * 9).reshape(7, 9)
+    for expr in (lambda x: x + big, lambda x: big + x, lambda x: mt.where(big > 3, x, big)):
+        z = expr(mt.tensor(A, chunk_size=(3, 4)))
+        assert LocalExecutor().tile(z.data).nsplits == ((3, 3, 1), (4, 4, 1))
+    assert_eq(big - mt.tensor(A, chunk_size=(3, 4)), big - A)
+
+
 def test_chunk_sizes_not_dividing_shape():
     assert_eq(mt.tensor(A, chunk_size=4) / mt.tensor(B, chunk_size=4) - 1, A / B - 1)
 

@@ -61,12 +61,13 @@ def unify_splits(candidates: Sequence[tuple]) -> tuple:
 
 
 def blockwise_tile(op: Operand, out, tileds: Sequence[Tiled],
-                   align: Callable[[Tiled, Splits], Tiled]) -> Tiled:
+                   align: Callable[[Tiled, Splits], Tiled], secondary: Sequence[int] = ()) -> Tiled:
     """Tile an elementwise operation: one ``op.new()`` chunk per output block.
 
     Inputs broadcast against each other NumPy-style (missing leading axes, extent-1 axes);
     inputs split differently along an axis are aligned with ``align(tiled, nsplits)``.
-    Unknown extents are allowed only if every input shares them (e.g. a single input).
+    The inputs at ``secondary`` positions (e.g. client arrays chunked automatically) follow
+    the others' splits. Unknown extents are allowed only if every input shares them.
     """
     ndim = out.ndim
     padded = [((1,),) * (ndim - len(t.nsplits)) + t.nsplits for t in tileds]
@@ -82,7 +83,9 @@ def blockwise_tile(op: Operand, out, tileds: Sequence[Tiled],
 
     nsplits = []
     for axis in range(ndim):
-        cands = [padded[i][axis] for i in range(len(tileds)) if not broadcast_axis(i, axis)]
+        cands = [padded[i][axis] for i in range(len(tileds))
+                 if not broadcast_axis(i, axis) and i not in secondary]
+        cands = cands or [padded[i][axis] for i in range(len(tileds)) if not broadcast_axis(i, axis)]
         nsplits.append(unify_splits(cands) if cands else (1,))
     nsplits = tuple(nsplits)
 

@@ -26,15 +26,16 @@ def _kernel(name: str):
 
 class Elementwise(Operand):
     """``np.<func>(*args, **kwargs)`` per block; ``consts`` are (position, value) of the
-    non-tensor arguments, the tensor inputs fill the other positions in order."""
+    non-tensor arguments, the tensor inputs fill the other positions in order; ``secondary``
+    are the inputs made from client arrays, which follow the other inputs' chunks."""
 
-    _params = ("func", "consts", "kwargs")
+    _params = ("func", "consts", "kwargs", "secondary")
 
     def tile(self, ctx, out):
         tileds = []
         for inp in out.inputs:  # one input may keep unknown extents; several must line up
             tileds.append(ctx[inp] if len(out.inputs) == 1 else (yield from ctx.known(inp)))
-        return blockwise_tile(self, out, tileds, rechunk_tiled)
+        return blockwise_tile(self, out, tileds, rechunk_tiled, self.secondary or ())
 
     def execute(self, *inputs):
         args = list(inputs)
@@ -60,12 +61,14 @@ def elementwise(func: str, args, label: str | None = None, **kwargs):
     kwargs = {k: (np.dtype(v) if k == "dtype" else v) for k, v in kwargs.items() if v is not None}
     if not any(not _is_const(a) for a in args):
         args = (as_tensor(args[0]), *args[1:])
-    tensors, consts, samples = [], [], []
+    tensors, consts, samples, secondary = [], [], [], []
     for pos, a in enumerate(args):
         if _is_const(a):
             consts.append((pos, a))
             samples.append(a)
         else:
+            if not isinstance(a, Tensor):
+                secondary.append(len(tensors))
             t = as_tensor(a)
             tensors.append(t)
             samples.append(np.zeros(1, t.dtype))
@@ -77,7 +80,8 @@ def elementwise(func: str, args, label: str | None = None, **kwargs):
                 raise
             dtype = np.dtype(object)  # zero samples do not stand for object data
     shape = broadcast_shape(*(t.shape for t in tensors), *(() for _ in consts))
-    op = Elementwise(func=func, consts=tuple(consts), kwargs=kwargs, label=label or f"mt.{func}")
+    op = Elementwise(func=func, consts=tuple(consts), kwargs=kwargs, secondary=tuple(secondary) or None,
+                     label=label or f"mt.{func}")
     return new_tensor(op, tensors, shape, dtype)
 
 
