@@ -177,3 +177,23 @@ def test_unknown_shapes_from_boolean_indexing():
 def test_empty_contraction_gives_zeros():
     a, b = mt.ones((3, 0), chunk_size=2), mt.ones((0, 4), chunk_size=2)
     assert_eq(a @ b, np.ones((3, 0)) @ np.ones((0, 4)))
+
+
+def test_unknown_extent_contracted_with_a_known_one():
+    x = RS.rand(20, 3)
+    t = mt.tensor(x, chunk_size=(4, 2))
+    keep = x[:, 0] > 0.5
+    f, e = t[t[:, 0] > 0.5], x[keep]
+    w = RS.rand(int(keep.sum()))
+    assert_eq(mt.dot(f.T, mt.tensor(w, chunk_size=3)), e.T.dot(w))
+    assert_eq(f @ mt.tensor(np.ones((3, 5)), chunk_size=2), e @ np.ones((3, 5)))
+    with pytest.raises(ValueError, match="not aligned"):
+        compute(mt.dot(f.T, mt.ones(len(w) + 1)))
+
+
+def test_matmul_batch_axis_of_unknown_extent():
+    x, y = RS.rand(20, 2, 3), RS.rand(20, 3, 4)
+    keep = x[:, 0, 0] > 0.4
+    mask = mt.tensor(keep, chunk_size=6)
+    a, b = mt.tensor(x, chunk_size=(6, 2, 2))[mask], mt.tensor(y, chunk_size=(4, 3, 3))[mask]
+    assert_eq(a @ b, x[keep] @ y[keep])

@@ -87,25 +87,28 @@ class MatMul(Operand):
         a, b = out.inputs
         ta = yield from ctx.known(a)
         tb = yield from ctx.known(b)
+        sa, sb = _extents(ta), _extents(tb)
         nb = out.ndim - 2
         lead_a, lead_b = nb - (a.ndim - 2), nb - (b.ndim - 2)
-        # batch axes both sides really have (not broadcast) must share splits, as must k
+        # k, and batch axes both sides really have (extent > 1 on both), must share splits
         pairs = [(a.ndim - 1, b.ndim - 2)]
         for axis in range(nb):
             ia, ib = axis - lead_a, axis - lead_b
-            if ia >= 0 and ib >= 0 and a.shape[ia] == b.shape[ib]:
+            if ia >= 0 and ib >= 0 and sa[ia] != 1 and sb[ib] != 1:
                 pairs.append((ia, ib))
         ta, tb = _align(ta, tb, pairs)
         batch = []
         for axis in range(nb):
             ia, ib = axis - lead_a, axis - lead_b
-            wide = ta.nsplits[ia] if ia >= 0 and a.shape[ia] != 1 else None
-            batch.append(wide or (tb.nsplits[ib] if ib >= 0 and b.shape[ib] != 1 else (1,)))
+            if ia >= 0 and sa[ia] != 1:
+                batch.append(ta.nsplits[ia])
+            else:
+                batch.append(tb.nsplits[ib] if ib >= 0 and sb[ib] != 1 else (1,))
         nsplits = batch + [ta.nsplits[-2], tb.nsplits[-1]]
         grid = chunk_grid([len(s) for s in nsplits])
         for idx in itertools.product(*(range(len(s)) for s in nsplits)):
-            ba = tuple(0 if a.shape[i] == 1 else idx[i + lead_a] for i in range(a.ndim - 2))
-            bb = tuple(0 if b.shape[i] == 1 else idx[i + lead_b] for i in range(b.ndim - 2))
+            ba = tuple(0 if sa[i] == 1 else idx[i + lead_a] for i in range(a.ndim - 2))
+            bb = tuple(0 if sb[i] == 1 else idx[i + lead_b] for i in range(b.ndim - 2))
             ks = range(ta.chunks.shape[-1])
             a_chunks = [ta.chunks[ba + (idx[-2], k)] for k in ks]
             b_chunks = [tb.chunks[bb + (k, idx[-1])] for k in ks]
@@ -132,10 +135,17 @@ def _align(ta: Tiled, tb: Tiled, pairs) -> tuple[Tiled, Tiled]:
 
     want_a, want_b = list(ta.nsplits), list(tb.nsplits)
     for ia, ib in pairs:
+        if sum(want_a[ia]) != sum(want_b[ib]):  # only possible once unknown extents are real
+            raise ValueError(f"shapes {_extents(ta)} and {_extents(tb)} not aligned: "
+                             f"{sum(want_a[ia])} (dim {ia}) != {sum(want_b[ib])} (dim {ib})")
         if want_a[ia] != want_b[ib]:
             common = _union_splits(want_a[ia], want_b[ib])
             want_a[ia] = want_b[ib] = common
     return rechunk_tiled(ta, want_a), rechunk_tiled(tb, want_b)
+
+
+def _extents(tiled: Tiled) -> tuple:
+    return tuple(int(sum(s)) for s in tiled.nsplits)
 
 
 def _union_splits(x: tuple, y: tuple) -> tuple:
@@ -147,22 +157,34 @@ def _union_splits(x: tuple, y: tuple) -> tuple:
 def _probe(func, a, b, **kwargs):
     """Run NumPy's ``func`` on tiny stand-ins of ``a`` and ``b`` whose extents keep the same
     pattern of equal / 1 / 0 sizes: NumPy raises what it would raise on the real shapes and
-    gives the result's dtype and (decoded) shape. Unknown (nan) extents share one code."""
+    gives the result's dtype and (decoded) shape.
+
+    Unknown (nan) extents try, in turn: a code of their own, one code shared by all unknown
+    extents, the code of a known extent; the first that NumPy accepts wins (tiling checks the
+    real extents later)."""
     real = sorted({int(s) for s in a.shape + b.shape if not math.isnan(s) and s > 1})
     code = {0: 0, 1: 1, **{s: i + 2 for i, s in enumerate(real)}}
-    nan_code = len(real) + 2
     decode = {v: k for k, v in code.items()}
-    decode[nan_code] = float("nan")
+    n_unknown = sum(math.isnan(s) for s in a.shape + b.shape)
+    first_free = len(real) + 2  # codes from here on stand for unknown extents
+    shared = first_free + n_unknown
+    choices = [[first_free + i, shared, *range(2, first_free)] for i in range(n_unknown)]
 
-    def stand_in(t):
-        return np.zeros(tuple(nan_code if math.isnan(s) else code[int(s)] for s in t.shape), t.dtype)
+    def stand_ins(pick):
+        pick = iter(pick)
+        return [np.zeros(tuple(next(pick) if math.isnan(s) else code[int(s)] for s in t.shape), t.dtype)
+                for t in (a, b)]
 
-    try:
-        result = func(stand_in(a), stand_in(b), **kwargs)
-    except ValueError as exc:
-        raise ValueError(f"{func.__name__}: shapes {a.shape} and {b.shape} do not line up "
-                         f"({exc})") from None
-    return tuple(decode[s] for s in np.shape(result)), np.asarray(result).dtype
+    error = None
+    for pick in itertools.islice(itertools.product(*choices), 256):
+        try:
+            result = func(*stand_ins(pick), **kwargs)
+        except ValueError as exc:
+            error = error or exc
+            continue
+        shape = tuple(decode.get(s, float("nan")) for s in np.shape(result))
+        return shape, np.asarray(result).dtype
+    raise ValueError(f"{func.__name__}: shapes {a.shape} and {b.shape} do not line up ({error})")
 
 
 def _tensordot(a, b, a_axes, b_axes, shape, dtype, name, conj=False, scalar=True):
