@@ -1,2 +1,295 @@
-"""(to be written)"""
+"""groupby-aggregate: per-chunk partial aggregation, then a tree combine or a hash shuffle.
+
+The strategy is picked from real sizes: tiling runs the partial stage first and shuffles when
+the partials hold more than ``options.groupby_tree_max_groups`` groups in total.
+"""
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pandas as pd
+
+from ..config import options
+from ..core.entity import ChunkData
+from ..core.operand import Operand
+from ..core.shuffle import hash_partition
+from .blockwise import row_chunks, rows_grid
+from .core import DataFrame, Series, new_frame
+
 __all__: list[str] = []
+
+#: how each partial is combined with the partials of other chunks
+_COMBINE = {"sum": "sum", "count": "sum", "size": "sum", "min": "min", "max": "max",
+            "prod": "prod", "first": "first", "last": "last", "order": "min"}
+#: user aggregations and the partials they are computed from
+_PARTS = {"mean": ("sum", "count"), **{h: (h,) for h in _COMBINE if h != "order"}}
+_ORDER = "order"
+
+
+class GroupByAgg(Operand):
+    """One stage of a groupby aggregation (``stage``: partial / combine / final / gather)."""
+
+    _params = ("by", "sort", "dropna", "observed", "partials", "outputs", "as_index",
+               "result_meta", "stage", "order_base")
+
+    # -- kernels -------------------------------------------------------------------------
+    def execute(self, *values):
+        if self.stage == "partial":
+            return self._partial(values[0])
+        if self.stage == "combine":
+            return self._combine(values)
+        if self.stage == "final":
+            return self._finish(self._combine(values))
+        return self._finish(_concat(values))  # gather: keys are disjoint across reducers
+
+    def _groupby(self, obj, **kw):
+        extra = {} if self.observed is None else {"observed": self.observed}
+        return obj.groupby(sort=self.sort, dropna=self.dropna, **extra, **kw)
+
+    def _partial(self, frame: pd.DataFrame) -> pd.DataFrame:
+        g = self._groupby(frame, by=list(self.by))
+        by_how: dict[str, list[int]] = {}
+        for i, (_, how) in enumerate(self.partials):
+            by_how.setdefault(how, []).append(i)
+        cols: dict[str, pd.Series] = {}
+        for how, positions in by_how.items():
+            if how in ("size", _ORDER):
+                size = g.size()
+                for i in positions:
+                    cols[i] = size if how == "size" else pd.Series(
+                        np.arange(len(size), dtype=np.int64) + self.order_base, index=size.index)
+                continue
+            res = g[[self.partials[i][0] for i in positions]].agg(how)
+            for j, i in enumerate(positions):
+                cols[i] = res.iloc[:, j]
+        return pd.DataFrame({f"p{i}": cols[i] for i in sorted(cols)})
+
+    def _combine(self, parts) -> pd.DataFrame:
+        cat = _concat(parts)
+        if len(parts) == 1:  # one partial is already aggregated
+            return cat
+        how = {f"p{i}": _COMBINE[h] for i, (_, h) in enumerate(self.partials)}
+        nlevels = cat.index.nlevels
+        g = self._groupby(cat, level=0 if nlevels == 1 else list(range(nlevels)))
+        return g.agg(how)
+
+    def _finish(self, comb: pd.DataFrame):
+        if any(h == _ORDER for _, h in self.partials):
+            comb = comb.sort_values(f"p{len(self.partials) - 1}", kind="stable")
+        elif self.sort and self.stage == "gather":
+            comb = comb.sort_index(kind="stable")
+        data = {}
+        for j, spec in enumerate(self.outputs):
+            if spec[0] == "mean":
+                data[j] = comb[f"p{spec[1]}"] / comb[f"p{spec[2]}"]
+            else:
+                data[j] = comb[f"p{spec[1]}"]
+        res = pd.DataFrame(data, index=comb.index)
+        meta = self.result_meta.value
+        if isinstance(meta, pd.Series):
+            res = res.iloc[:, 0].rename(meta.name)
+            return res if res.dtype == meta.dtype else res.astype(meta.dtype)
+        if not self.as_index:
+            res = res.reset_index()
+        res.columns = meta.columns
+        for i, dtype in enumerate(meta.dtypes):
+            if res.dtypes.iloc[i] != dtype:
+                res.isetitem(i, res.iloc[:, i].astype(dtype))
+        return res
+
+    # -- tiling ----------------------------------------------------------------------------
+    def tile(self, ctx, out):
+        chunks = row_chunks(ctx[out.inputs[0]])
+        width = len(self.partials)
+        partials = [ChunkData(self.new(stage="partial", order_base=i << 32), [c], (math.nan, width),
+                              None, (i, 0)) for i, c in enumerate(chunks)]
+        if len(partials) > 1:
+            shapes = yield partials
+            n_groups = sum(s[0] for s in shapes)
+            if n_groups > options.groupby_tree_max_groups:
+                return self._tile_shuffle(out, partials)
+        return self._tile_tree(out, partials)
+
+    def _tile_tree(self, out, level):
+        k = max(2, options.combine_size)
+        while len(level) > k:
+            level = [ChunkData(self.new(stage="combine"), level[i:i + k], (math.nan, len(self.partials)),
+                               None, (j, 0)) for j, i in enumerate(range(0, len(level), k))]
+        return self._result(out, "final", level)
+
+    def _tile_shuffle(self, out, partials):
+        n = len(partials)
+        mapped = []
+        for i, p in enumerate(partials):
+            op = ShuffleMap(n_reducers=n, label=self.label)
+            mapped.append([ChunkData(op, [p], (math.nan, len(self.partials)), None, (i, 0), j)
+                           for j in range(n)])
+        reducers = [ChunkData(self.new(stage="combine"), [m[j] for m in mapped],
+                              (math.nan, len(self.partials)), None, (j, 0)) for j in range(n)]
+        return self._result(out, "gather", reducers)
+
+    def _result(self, out, stage, inputs):
+        meta = out.meta
+        shape = (math.nan, len(meta.columns)) if isinstance(meta, pd.DataFrame) else (math.nan,)
+        index = (0, 0) if isinstance(meta, pd.DataFrame) else (0,)
+        return rows_grid([ChunkData(self.new(stage=stage), inputs, shape, meta, index)], meta)
+
+
+class _Meta:
+    """An empty pandas result carried as a parameter, tokenized by its structure."""
+
+    __slots__ = ("value",)
+
+    def __init__(self, value):
+        self.value = value
+
+    def __mars_token__(self):
+        v = self.value
+        return (type(v).__name__, repr(getattr(v, "dtypes", None)), repr(getattr(v, "dtype", None)),
+                repr(getattr(v, "name", None)), repr(list(getattr(v, "columns", []))))
+
+    def __getstate__(self):
+        return self.value
+
+    def __setstate__(self, state):
+        self.value = state
+
+
+class ShuffleMap(Operand):
+    """Hash-partition one partial result by its group keys into ``n_reducers`` pieces."""
+
+    _params = ("n_reducers",)
+    fusable = False
+
+    @property
+    def n_outputs(self) -> int:  # type: ignore[override]
+        return self.n_reducers
+
+    def execute(self, partial):
+        return hash_partition(partial, self.n_reducers)
+
+
+def _concat(values):
+    parts = [v for v in values if len(v)] or list(values[:1])
+    return parts[0] if len(parts) == 1 else pd.concat(parts)
+
+
+# -- planning ------------------------------------------------------------------------------
+def _outputs_of(func, kwargs, value_cols, series_col):
+    """The result's columns in order, as (input column, aggregation) pairs."""
+    if func is None and kwargs:
+        pairs = []
+        for name, spec in kwargs.items():
+            if series_col is not None:
+                pairs.append((series_col, spec))
+            else:
+                pairs.append((spec[0], spec[1]) if isinstance(spec, tuple) else (spec.column, spec.aggfunc))
+        return pairs
+    if isinstance(func, str):
+        return [(c, func) for c in ([series_col] if series_col is not None else value_cols)]
+    if isinstance(func, (list, tuple)):
+        cols = [series_col] if series_col is not None else value_cols
+        return [(c, f) for c in cols for f in func]
+    if isinstance(func, dict):
+        return [(c, f) for c, fs in func.items() for f in ([fs] if isinstance(fs, str) else fs)]
+    raise NotImplementedError(f"aggregation {func!r} is not supported yet")
+
+
+def _plan(pairs, sort):
+    partials: list[tuple] = []
+    outputs = []
+
+    def part(col, how):
+        key = (None if how == "size" else col, how)
+        if key not in partials:
+            partials.append(key)
+        return partials.index(key)
+
+    for col, how in pairs:
+        if not isinstance(how, str) or how not in _PARTS:
+            raise NotImplementedError(f"groupby aggregation {how!r} is not supported yet")
+        if how == "mean":
+            outputs.append(("mean", part(col, "sum"), part(col, "count")))
+        else:
+            outputs.append(("take", part(col, how)))
+    if not sort:
+        partials.append((None, _ORDER))  # first-appearance order of groups, kept last
+    return tuple(partials), tuple(outputs)
+
+
+class GroupBy:
+    """The lazy result of ``obj.groupby(...)``; aggregations return DataFrames / Series."""
+
+    def __init__(self, obj, by, as_index=True, sort=True, dropna=True, observed=None, selection=None):
+        self.obj, self.by, self.as_index = obj, by, as_index
+        self.sort, self.dropna, self.observed, self.selection = sort, dropna, observed, selection
+        self._pandas()  # pandas' own errors (missing keys, bad selection) at build time
+
+    def _pandas(self):
+        extra = {} if self.observed is None else {"observed": self.observed}
+        g = self.obj.data.meta.groupby(self.by, as_index=self.as_index, sort=self.sort,
+                                       dropna=self.dropna, **extra)
+        return g if self.selection is None else g[self.selection]
+
+    def __getitem__(self, key):
+        return GroupBy(self.obj, self.by, self.as_index, self.sort, self.dropna, self.observed,
+                       list(key) if isinstance(key, (list, pd.Index)) else key)
+
+    def __getattr__(self, name):
+        if not name.startswith("_") and self.selection is None and name in self.obj.data.meta.columns:
+            return self[name]
+        raise AttributeError(f"'GroupBy' object has no attribute '{name}'")
+
+    def agg(self, func=None, **kwargs):
+        """Aggregate with a name, a list of names, a column -> name(s) dict or named aggregations."""
+        meta = self._pandas().agg(func, **kwargs)
+        keys = self.by if isinstance(self.by, list) else [self.by]
+        series_col = None if isinstance(self.selection, list) or self.selection is None else self.selection
+        if self.selection is None:
+            value_cols = [c for c in self.obj.data.meta.columns if c not in keys]
+        else:
+            value_cols = self.selection if isinstance(self.selection, list) else [self.selection]
+        pairs = _outputs_of(func, kwargs, value_cols, series_col)
+        return self._build(pairs, meta, keys, "md.groupby.agg")
+
+    aggregate = agg
+
+    def _build(self, pairs, meta, keys, label):
+        n_out = 1 if isinstance(meta, pd.Series) else len(meta.columns) - (0 if self.as_index else len(keys))
+        if len(pairs) != n_out:
+            raise NotImplementedError("this groupby aggregation is not supported yet")
+        partials, outputs = _plan(pairs, self.sort)
+        op = GroupByAgg(by=tuple(keys), sort=self.sort, dropna=self.dropna, observed=self.observed,
+                        partials=partials, outputs=outputs, as_index=self.as_index,
+                        result_meta=_Meta(meta), label=label)
+        return new_frame(op, [self.obj], math.nan, meta)
+
+    def size(self):
+        """Rows per group."""
+        meta = self._pandas().size()
+        keys = self.by if isinstance(self.by, list) else [self.by]
+        return self._build([(None, "size")], meta, keys, "md.groupby.size")
+
+
+def _method(how):
+    def method(self):
+        return self.agg(how)
+
+    method.__name__ = how
+    method.__doc__ = f"Per-group {how}."
+    return method
+
+
+for _how in ("sum", "mean", "count", "min", "max", "prod", "first", "last"):
+    setattr(GroupBy, _how, _method(_how))
+
+
+def groupby(obj, by=None, as_index=True, sort=True, dropna=True, observed=None):
+    """Group a DataFrame by column label(s); aggregate with ``.agg`` / ``.sum()`` / ... ."""
+    if not isinstance(obj, DataFrame):
+        raise NotImplementedError("only DataFrame.groupby(column labels) is supported yet")
+    if isinstance(by, (Series, DataFrame)) or callable(by):
+        raise NotImplementedError("groupby keys must be column labels for now")
+    by = list(by) if isinstance(by, (list, tuple, pd.Index)) else by
+    return GroupBy(obj, by, as_index, sort, dropna, observed)
