@@ -15,7 +15,7 @@ import numpy as np
 from ..core.blockwise import offsets
 from ..core.entity import ChunkData, Tiled, chunk_grid
 from ..core.operand import Operand
-from .core import as_tensor, new_tensor, tensor_meta
+from .core import as_tensor, new_tensor
 
 __all__ = ["tensordot", "dot", "inner", "matmul", "vdot", "outer"]
 

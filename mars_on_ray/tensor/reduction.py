@@ -9,12 +9,12 @@ from __future__ import annotations
 import builtins
 import functools
 import warnings
-from itertools import accumulate
 
 import numpy as np
 from numpy.lib.array_utils import normalize_axis_tuple
 
 from ..config import options
+from ..core.blockwise import offsets
 from ..core.entity import ChunkData, Tiled, chunk_grid
 from ..core.operand import Operand
 from ..core.reduction import tree_reduce
@@ -34,6 +34,8 @@ class Kernel:
     takes_dtype = False
     #: no identity: a chunk empty along the reduced axes gives no partial (None)
     no_identity = False
+    #: the NumPy function warns about all-NaN slices, which only the final result may do
+    quiet = False
     needs_offsets = False
 
     @classmethod
@@ -41,8 +43,10 @@ class Kernel:
         if cls.no_identity and _empty_along(x, op.axes):
             return None
         kw = {"dtype": op.dtype} if cls.takes_dtype else {}
+        if not cls.quiet:
+            return cls.func(x, axis=op.axes, keepdims=True, **kw)
         with warnings.catch_warnings():
-            warnings.simplefilter("ignore", RuntimeWarning)  # all-NaN slices of nanmin & co
+            warnings.simplefilter("ignore", RuntimeWarning)
             return cls.func(x, axis=op.axes, keepdims=True, **kw)
 
     @classmethod
@@ -93,11 +97,11 @@ class NanProd(Kernel):
 
 
 class NanMin(Kernel):
-    func, ufunc, no_identity = staticmethod(np.nanmin), np.fmin, True
+    func, ufunc, no_identity, quiet = staticmethod(np.nanmin), np.fmin, True, True
 
 
 class NanMax(Kernel):
-    func, ufunc, no_identity = staticmethod(np.nanmax), np.fmax, True
+    func, ufunc, no_identity, quiet = staticmethod(np.nanmax), np.fmax, True, True
 
 
 class Mean(Kernel):
@@ -258,7 +262,8 @@ def _chan(a, b):
 # --- operands ----------------------------------------------------------------------------------
 
 class ReduceChunk(Operand):
-    """A chunk's partial; ``dtype`` is the accumulation dtype."""
+    """A chunk's partial; ``dtype`` is the accumulation dtype; arg reductions get the chunk's
+    ``offset`` and, for a flat index, the tensor's ``shape``."""
 
     _params = ("kernel", "axes", "axis", "dtype", "offset", "shape")
 
@@ -295,19 +300,19 @@ class TensorReduction(Operand):
 
     def tile(self, ctx, out):
         (inp,) = out.inputs
-        if self.kernel.needs_offsets:
+        starts = flat_shape = None
+        if self.kernel.needs_offsets:  # global indices need every chunk's real offset
             tiled = yield from ctx.known(inp)
-            offsets = [tuple(accumulate(s, initial=0))[:-1] for s in tiled.nsplits]
+            starts = [offsets(s) for s in tiled.nsplits]
+            flat_shape = tuple(int(s[-1]) for s in starts) if self.axis is None else None
         else:
             tiled = ctx[inp]
         partials = chunk_grid(tiled.chunks.shape)
         meta = tensor_meta(self.acc_dtype or inp.dtype, inp.ndim)
         for idx, c in np.ndenumerate(tiled.chunks):
-            offset = tuple(int(o[i]) for o, i in zip(offsets, idx)) if self.kernel.needs_offsets else None
+            offset = None if starts is None else tuple(int(s[i]) for s, i in zip(starts, idx))
             op = ReduceChunk(kernel=self.kernel, axes=self.axes, axis=self.axis,
-                             dtype=self.acc_dtype, offset=offset,
-                             shape=tiled_shape(tiled) if offset is not None and self.axis is None else None,
-                             label=self.label)
+                             dtype=self.acc_dtype, offset=offset, shape=flat_shape, label=self.label)
             shape = tuple(1 if a in self.axes else s for a, s in enumerate(c.shape))
             partials[idx] = ChunkData(op, [c], shape, meta, idx)
 
@@ -340,10 +345,6 @@ class TensorReduction(Operand):
             else:
                 result.append(next(values))
         return tuple(result)
-
-
-def tiled_shape(tiled: Tiled) -> tuple:
-    return tuple(int(builtins.sum(s)) for s in tiled.nsplits)
 
 
 # --- user API ----------------------------------------------------------------------------------
