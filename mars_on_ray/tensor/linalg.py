@@ -63,16 +63,16 @@ class TensorDot(Operand):
         ta, tb = _align(ta, tb, list(zip(self.a_axes, self.b_axes)))
         free_a = [i for i in range(a.ndim) if i not in self.a_axes]
         free_b = [i for i in range(b.ndim) if i not in self.b_axes]
-        inner = [range(ta.chunks.shape[i]) for i in self.a_axes]
+        # free axes first: a free index then picks the contracted blocks in C order
+        rows = np.transpose(ta.chunks, free_a + list(self.a_axes))
+        cols = np.transpose(tb.chunks, free_b + list(self.b_axes))
+        inner = tuple(ta.chunks.shape[i] for i in self.a_axes)
         nsplits = [ta.nsplits[i] for i in free_a] + [tb.nsplits[i] for i in free_b]
         grid = chunk_grid([len(s) for s in nsplits])
         for idx in itertools.product(*(range(len(s)) for s in nsplits)):
-            ia, ib = idx[:len(free_a)], idx[len(free_a):]
-            a_chunks, b_chunks = [], []
-            for k in itertools.product(*inner):
-                a_chunks.append(ta.chunks[_place(a.ndim, free_a, ia, self.a_axes, k)])
-                b_chunks.append(tb.chunks[_place(b.ndim, free_b, ib, self.b_axes, k)])
-            op = ContractBlocks(axes=(self.a_axes, self.b_axes), grid=tuple(len(r) for r in inner),
+            a_chunks = list(rows[idx[:len(free_a)] + (...,)].reshape(-1))
+            b_chunks = list(cols[idx[len(free_a):] + (...,)].reshape(-1))
+            op = ContractBlocks(axes=(self.a_axes, self.b_axes), grid=inner,
                                 matmul=False, conj=self.conj, dtype=out.dtype,
                                 scalar=self.scalar, label=self.label)
             shape = tuple(nsplits[a][j] for a, j in enumerate(idx))
@@ -109,24 +109,13 @@ class MatMul(Operand):
         for idx in itertools.product(*(range(len(s)) for s in nsplits)):
             ba = tuple(0 if sa[i] == 1 else idx[i + lead_a] for i in range(a.ndim - 2))
             bb = tuple(0 if sb[i] == 1 else idx[i + lead_b] for i in range(b.ndim - 2))
-            ks = range(ta.chunks.shape[-1])
-            a_chunks = [ta.chunks[ba + (idx[-2], k)] for k in ks]
-            b_chunks = [tb.chunks[bb + (k, idx[-1])] for k in ks]
-            op = ContractBlocks(grid=(len(ks),), matmul=True, conj=False, dtype=out.dtype,
+            a_chunks = list(ta.chunks[ba + (idx[-2],)])
+            b_chunks = list(tb.chunks[bb + (slice(None), idx[-1])])
+            op = ContractBlocks(grid=(len(a_chunks),), matmul=True, conj=False, dtype=out.dtype,
                                 scalar=False, label=self.label)
             shape = tuple(nsplits[a][j] for a, j in enumerate(idx))
             grid[idx] = ChunkData(op, a_chunks + b_chunks, shape, out.meta, idx)
         return Tiled(grid, nsplits)
-
-
-def _place(ndim, free, free_idx, contracted, contracted_idx) -> tuple:
-    """A chunk index from the indices of the free and of the contracted axes."""
-    idx = [0] * ndim
-    for axis, i in zip(free, free_idx):
-        idx[axis] = i
-    for axis, i in zip(contracted, contracted_idx):
-        idx[axis] = i
-    return tuple(idx)
 
 
 def _align(ta: Tiled, tb: Tiled, pairs) -> tuple[Tiled, Tiled]:
