@@ -12,7 +12,7 @@ import pickle
 import numpy as np
 import pandas as pd
 
-from .core.entity import TileableData
+from .core.entity import TileableData, node_key
 from .core.graph import FlatGraph, topo_order
 from .core.local import LocalExecutor
 from .core.tokenize import tokenize
@@ -105,5 +105,5 @@ def _check_keys(node: TileableData) -> None:
     roundtrip = pickle.loads(pickle.dumps(FlatGraph([node]))).roots[0]
     for n in topo_order([roundtrip]):
         extra = n.chunk_size if isinstance(n, TileableData) else n.index
-        rebuilt = tokenize(n.op.token(), [i.key for i in n.inputs], n.output_index, extra)
+        rebuilt = node_key(tokenize(type(n.op), n.op.params), n.inputs, n.output_index, extra)
         assert rebuilt == n.key, f"key of {n!r} is not derived from its operand and inputs"

@@ -1,6 +1,7 @@
 """Graph nodes: tileables (whole arrays / frames) and chunks (their blocks)."""
 from __future__ import annotations
 
+import hashlib
 import math
 from typing import Any, Sequence
 
@@ -8,6 +9,13 @@ import numpy as np
 
 from .operand import Operand
 from .tokenize import tokenize
+
+
+def node_key(op_token: str, inputs: Sequence["Node"], output_index: int, extra: Any) -> str:
+    """The key of an output of an operand on ``inputs``; ``extra``: chunk index or chunk size."""
+    parts = [op_token, *(i.key for i in inputs), str(output_index),
+             extra if type(extra) is str else tokenize(extra)]
+    return hashlib.blake2b("|".join(parts).encode(), digest_size=16).hexdigest()
 
 
 class Node:
@@ -22,7 +30,7 @@ class Node:
         self.output_index = output_index
         self.shape = tuple(float("nan") if s is None else s for s in shape)
         self.meta = meta
-        self.key = tokenize(op.token(), [i.key for i in self.inputs], output_index, extra_token)
+        self.key = node_key(op.token(), self.inputs, output_index, extra_token)
 
     @property
     def ndim(self) -> int:

@@ -32,19 +32,36 @@ class Operand:
 
     @classmethod
     def _all_params(cls) -> tuple[str, ...]:
-        names: list[str] = []
-        for klass in reversed(cls.__mro__):
-            for name in klass.__dict__.get("_params", ()):
-                if name not in names:
-                    names.append(name)
-        return tuple(names)
+        names = cls.__dict__.get("_all_params_cache")
+        if names is None:
+            found: list[str] = []
+            for klass in reversed(cls.__mro__):
+                for name in klass.__dict__.get("_params", ()):
+                    if name not in found:
+                        found.append(name)
+            names = tuple(found)
+            setattr(cls, "_all_params_cache", names)
+        return names
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        if name in self._all_params():
+            self.__dict__.pop("_token", None)  # a parameter changed: the cached token is stale
+        object.__setattr__(self, name, value)
 
     @property
     def params(self) -> dict[str, Any]:
         return {name: getattr(self, name, None) for name in self._all_params()}
 
+    def __getstate__(self):
+        state = dict(self.__dict__)
+        state.pop("_token", None)
+        return state
+
     def token(self) -> str:
-        return tokenize(type(self), self.params)
+        token = self.__dict__.get("_token")
+        if token is None:
+            token = self.__dict__["_token"] = tokenize(type(self), self.params)
+        return token
 
     def new(self, **changes: Any) -> "Operand":
         """A copy of this operand with some parameters changed (e.g. a chunk operand)."""

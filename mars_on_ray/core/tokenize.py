@@ -16,20 +16,29 @@ def tokenize(*args: Any) -> str:
     return h.hexdigest()
 
 
+_PRIMITIVES = frozenset({type(None), bool, int, float, complex, str, bytes})
+
+
 def _feed(h, obj: Any) -> None:
-    if obj is None or isinstance(obj, (bool, int, float, complex, str, bytes)):
-        h.update(f"{type(obj).__name__}:{obj!r};".encode())
-    elif isinstance(obj, (tuple, list)):
-        h.update(f"{type(obj).__name__}[{len(obj)}".encode())
+    kind = type(obj)
+    if kind in _PRIMITIVES:
+        h.update(f"{kind.__name__}:{obj!r};".encode())
+    elif kind is tuple or kind is list:
+        if all(type(item) in _PRIMITIVES for item in obj):  # fast path: one update
+            h.update(f"{kind.__name__}{obj!r};".encode())
+            return
+        h.update(f"{kind.__name__}[{len(obj)}".encode())
         for item in obj:
             _feed(h, item)
         h.update(b"]")
-    elif isinstance(obj, dict):
+    elif isinstance(obj, dict):  # insertion order counts (e.g. the column order of an agg)
         h.update(f"dict[{len(obj)}".encode())
-        for k in sorted(obj, key=repr):
+        for k, v in obj.items():
             _feed(h, k)
-            _feed(h, obj[k])
+            _feed(h, v)
         h.update(b"]")
+    elif isinstance(obj, (tuple, list)):  # subclasses such as named tuples
+        _feed(h, (kind.__qualname__, *obj))
     elif isinstance(obj, slice):
         _feed(h, ("slice", obj.start, obj.stop, obj.step))
     elif isinstance(obj, np.ndarray):
@@ -38,7 +47,9 @@ def _feed(h, obj: Any) -> None:
             _feed(h, obj.tolist())
         else:
             h.update(np.ascontiguousarray(obj).view(np.uint8).data)
-    elif isinstance(obj, (np.generic, np.dtype)):
+    elif isinstance(obj, np.dtype):
+        h.update(f"dt:{obj.str}{obj.descr if obj.fields else ''};".encode())
+    elif isinstance(obj, np.generic):
         h.update(f"np:{type(obj).__name__}:{obj!r};".encode())
     elif isinstance(obj, (pd.DataFrame, pd.Series, pd.Index)):
         h.update(type(obj).__name__.encode())

@@ -69,7 +69,7 @@ class ClientData:
     data: Any = None
 
     def __getstate__(self):
-        state = dict(self.__dict__)
+        state = super().__getstate__()
         state.pop("data", None)
         return state
 
