@@ -14,7 +14,7 @@ from ..config import options
 from ..core.entity import ChunkData
 from ..core.operand import Operand
 from ..core.shuffle import hash_partition
-from .blockwise import row_chunks, rows_grid
+from .blockwise import row_chunks, rows_grid, sample_of
 from .core import DataFrame, Series, new_frame
 
 __all__: list[str] = []
@@ -226,9 +226,10 @@ class GroupBy:
         self.sort, self.dropna, self.observed, self.selection = sort, dropna, observed, selection
         self._pandas()  # pandas' own errors (missing keys, bad selection) at build time
 
-    def _pandas(self):
+    def _pandas(self, frame=None):
         extra = {} if self.observed is None else {"observed": self.observed}
-        g = self.obj.data.meta.groupby(self.by, as_index=self.as_index, sort=self.sort,
+        frame = self.obj.data.meta if frame is None else frame
+        g = frame.groupby(self.by, as_index=self.as_index, sort=self.sort,
                                        dropna=self.dropna, **extra)
         return g if self.selection is None else g[self.selection]
 
@@ -244,6 +245,7 @@ class GroupBy:
     def agg(self, func=None, **kwargs):
         """Aggregate with a name, a list of names, a column -> name(s) dict or named aggregations."""
         meta = self._pandas().agg(func, **kwargs)
+        self._pandas(sample_of(self.obj.data.meta)).agg(func, **kwargs)  # errors empty input hides
         keys = self.by if isinstance(self.by, list) else [self.by]
         series_col = None if isinstance(self.selection, list) or self.selection is None else self.selection
         if self.selection is None:

@@ -1,0 +1,177 @@
+"""groupby aggregations against pandas, with both the tree and the shuffle strategy."""
+import numpy as np
+import pandas as pd
+import pytest
+
+import mars_on_ray.dataframe as md
+from mars_on_ray.config import options
+from mars_on_ray.core.local import LocalExecutor
+from mars_on_ray.core.shuffle import hash_partition
+from mars_on_ray.dataframe.groupby import ShuffleMap
+from mars_on_ray.testing import assert_eq
+
+
+@pytest.fixture
+def df():
+    rs = np.random.RandomState(0)
+    n = 101
+    frame = pd.DataFrame({"k": rs.randint(0, 7, n), "k2": rs.choice(list("xyz"), n),
+                          "v": rs.randint(0, 100, n), "w": rs.rand(n), "b": rs.rand(n) > 0.5})
+    frame.loc[[3, 50], "w"] = np.nan
+    return frame
+
+
+@pytest.fixture(params=["tree", "shuffle"])
+def strategy(request):
+    old = options.groupby_tree_max_groups
+    options.groupby_tree_max_groups = 10**9 if request.param == "tree" else 0
+    yield request.param
+    options.groupby_tree_max_groups = old
+
+
+def _uses_shuffle(obj) -> bool:
+    tiled = LocalExecutor().tile(obj.data)
+    seen, stack = set(), list(tiled.flat)
+    while stack:
+        c = stack.pop()
+        if isinstance(c.op, ShuffleMap):
+            return True
+        for i in c.inputs:
+            if i.key not in seen:
+                seen.add(i.key)
+                stack.append(i)
+    return False
+
+
+NUMERIC = ["k", "v", "w", "b"]
+
+
+@pytest.mark.parametrize("sort", [True, False])
+@pytest.mark.parametrize("how", ["sum", "mean", "count", "min", "max", "size", "prod", "first", "last"])
+def test_groupby_methods(df, strategy, sort, how):
+    cols = NUMERIC if how in ("mean", "prod") else list(df.columns)
+    m = md.DataFrame(df[cols], chunk_size=13)
+    assert_eq(getattr(m.groupby("k", sort=sort), how)(), getattr(df[cols].groupby("k", sort=sort), how)())
+    assert_eq(getattr(m.groupby("k", sort=sort)["w"], how)(), getattr(df[cols].groupby("k", sort=sort)["w"], how)())
+
+
+def test_strategy_is_chosen_from_partial_sizes(df, strategy):
+    m = md.DataFrame(df, chunk_size=13)
+    assert _uses_shuffle(m.groupby("k").sum()) == (strategy == "shuffle")
+
+
+def test_multiple_keys_and_selection(df, strategy):
+    m = md.DataFrame(df, chunk_size=12)
+    assert_eq(m.groupby(["k", "k2"])["v"].sum(), df.groupby(["k", "k2"])["v"].sum())
+    assert_eq(m.groupby(["k2", "k"], sort=False)[["v", "w"]].mean(),
+              df.groupby(["k2", "k"], sort=False)[["v", "w"]].mean())
+    assert_eq(m.groupby("k").v.max(), df.groupby("k").v.max())
+
+
+def test_as_index_false(df, strategy):
+    m = md.DataFrame(df, chunk_size=12)
+    assert_eq(m.groupby("k", as_index=False)[["v", "w"]].sum(), df.groupby("k", as_index=False)[["v", "w"]].sum())
+    assert_eq(m.groupby("k2", as_index=False)["v"].mean(), df.groupby("k2", as_index=False)["v"].mean())
+    assert_eq(m.groupby(["k", "k2"], as_index=False).size(), df.groupby(["k", "k2"], as_index=False).size())
+
+
+def test_agg_list_dict_named(df, strategy):
+    m = md.DataFrame(df[["k", "k2", "v", "w"]], chunk_size=9)
+    p = df[["k", "k2", "v", "w"]]
+    assert_eq(m[["k", "v", "w"]].groupby("k").agg(["sum", "mean", "count"]),
+              p[["k", "v", "w"]].groupby("k").agg(["sum", "mean", "count"]))
+    assert_eq(m.groupby("k").agg({"v": "sum", "w": ["min", "mean"]}),
+              p.groupby("k").agg({"v": "sum", "w": ["min", "mean"]}))
+    assert_eq(m.groupby("k2").agg({"v": "max", "w": "mean"}), p.groupby("k2").agg({"v": "max", "w": "mean"}))
+    assert_eq(m.groupby("k2").aggregate(tot=("v", "sum"), avg=("w", "mean")),
+              p.groupby("k2").aggregate(tot=("v", "sum"), avg=("w", "mean")))
+    assert_eq(m.groupby("k2")["v"].agg(["sum", "max"]), p.groupby("k2")["v"].agg(["sum", "max"]))
+    assert_eq(m.groupby("k2")["v"].agg("mean"), p.groupby("k2")["v"].agg("mean"))
+    assert_eq(m[["k2", "v"]].groupby("k2", as_index=False).agg(["sum", "max"]),
+              p[["k2", "v"]].groupby("k2", as_index=False).agg(["sum", "max"]))
+
+
+def test_string_values_and_keys(df, strategy):
+    m = md.DataFrame(df, chunk_size=10)
+    assert_eq(m.groupby("k")["k2"].sum(), df.groupby("k")["k2"].sum())
+    assert_eq(m.groupby("k")["k2"].min(), df.groupby("k")["k2"].min())
+    assert_eq(m.groupby("k2").count(), df.groupby("k2").count())
+
+
+@pytest.mark.parametrize("sort", [True, False])
+def test_missing_keys_dropna(strategy, sort):
+    pdf = pd.DataFrame({"k": [1.0, np.nan, 2.0, 1.0, np.nan, 3.0, 2.0] * 5, "v": np.arange(35)})
+    m = md.DataFrame(pdf, chunk_size=4)
+    assert_eq(m.groupby("k", sort=sort).sum(), pdf.groupby("k", sort=sort).sum())
+    assert_eq(m.groupby("k", dropna=False, sort=sort).sum(), pdf.groupby("k", dropna=False, sort=sort).sum())
+    assert_eq(m.groupby("k", dropna=False, sort=sort)["v"].mean(),
+              pdf.groupby("k", dropna=False, sort=sort)["v"].mean())
+
+
+def test_many_groups_shuffle_matches_pandas():
+    rs = np.random.RandomState(3)
+    pdf = pd.DataFrame({"k": rs.randint(0, 5000, 20000), "v": rs.rand(20000)})
+    old = options.groupby_tree_max_groups
+    options.groupby_tree_max_groups = 1000
+    try:
+        m = md.DataFrame(pdf, chunk_size=3000)
+        result = m.groupby("k").agg(["sum", "mean", "count"])
+        assert _uses_shuffle(result)
+        assert_eq(result, pdf.groupby("k").agg(["sum", "mean", "count"]))
+    finally:
+        options.groupby_tree_max_groups = old
+
+
+def test_single_chunk(df):
+    m = md.DataFrame(df, chunk_size=1000)
+    assert_eq(m.groupby("k2").sum(), df.groupby("k2").sum())
+
+
+def test_groupby_after_filter_and_arithmetic(df, strategy):
+    m = md.DataFrame(df, chunk_size=11)
+    flt = m[m["v"] > 40]
+    expected = df[df["v"] > 40]
+    assert_eq(flt.groupby("k")["w"].mean(), expected.groupby("k")["w"].mean())
+
+
+def test_fused_and_unfused_agree(df):
+    old = options.groupby_tree_max_groups
+    options.groupby_tree_max_groups = 0
+    try:
+        m = md.DataFrame(df, chunk_size=10)
+        expr = m[m["v"] > 10].groupby("k2")["w"].mean()
+        fused, unfused = LocalExecutor(), LocalExecutor(fusion=False)
+        a, b = fused.compute(expr.data)[0], unfused.compute(expr.data)[0]
+        pd.testing.assert_series_equal(a, b)
+        pd.testing.assert_series_equal(a, df[df["v"] > 10].groupby("k2")["w"].mean())
+        assert fused.subtask_count < unfused.subtask_count
+    finally:
+        options.groupby_tree_max_groups = old
+
+
+def test_groupby_errors_at_build_time(df):
+    m = md.DataFrame(df, chunk_size=10)
+    with pytest.raises(KeyError):
+        m.groupby("missing")
+    with pytest.raises(KeyError):
+        m.groupby("k")["missing"]
+    with pytest.raises(TypeError):
+        df.groupby("k").mean()
+    with pytest.raises(TypeError):
+        m.groupby("k").mean()  # a string column
+    with pytest.raises(AttributeError):
+        df.groupby("k").agg("no_such_agg")
+    with pytest.raises(AttributeError):
+        m.groupby("k").agg("no_such_agg")
+
+
+def test_hash_partition_is_stable_and_complete():
+    pdf = pd.DataFrame({"v": range(100)}, index=pd.Index(np.arange(100) % 17, name="k"))
+    parts = hash_partition(pdf, 4)
+    assert sum(len(p) for p in parts) == 100
+    for p in parts:
+        assert p["v"].is_monotonic_increasing
+    keys = [set(p.index) for p in parts]
+    assert all(not (a & b) for i, a in enumerate(keys) for b in keys[i + 1:])
+    again = hash_partition(pdf.iloc[::-1], 4)
+    assert [set(p.index) for p in again] == keys
