@@ -197,3 +197,11 @@ def test_matmul_batch_axis_of_unknown_extent():
     mask = mt.tensor(keep, chunk_size=6)
     a, b = mt.tensor(x, chunk_size=(6, 2, 2))[mask], mt.tensor(y, chunk_size=(4, 3, 3))[mask]
     assert_eq(a @ b, x[keep] @ y[keep])
+
+
+def test_dot_and_inner_of_nd_operands():
+    x, y = RS.rand(3, 4, 5), RS.rand(2, 5, 3)
+    a, b = mt.tensor(x, chunk_size=2), mt.tensor(y, chunk_size=(1, 3, 2))
+    assert_eq(mt.dot(a, b), np.dot(x, y))
+    z = RS.rand(6, 5)
+    assert_eq(mt.inner(a, mt.tensor(z, chunk_size=4)), np.inner(x, z))
