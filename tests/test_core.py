@@ -98,3 +98,15 @@ def test_cse_deduplicates_by_key():
     explain: list[str] = []
     order = optimize([a.data, b.data], explain)
     assert len(order) == 2 and explain
+
+
+def test_fusion_pulls_lone_sources_into_their_reader():
+    """x * y of two sources runs as one subtask per chunk, not three."""
+    import mars_on_ray.tensor as mt
+
+    x = mt.random.rand(8, 6, chunk_size=(3, 4), seed=1)
+    y = mt.ones((8, 6), chunk_size=(3, 4))
+    z = (x * y + 1) - x
+    fused = LocalExecutor()
+    np.testing.assert_allclose(fused.compute(z.data)[0], LocalExecutor(fusion=False).compute(z.data)[0])
+    assert fused.subtask_count == 6

@@ -10,6 +10,8 @@ from .operand import Operand
 
 #: a chunk read by more consumers than this is not fused into them (keeps fan-out parallel)
 FANOUT_LIMIT = 3
+#: at most this many source chunks are pulled into the one subtask reading them
+MAX_ABSORBED_SOURCES = 4
 
 
 @dataclass
@@ -54,7 +56,8 @@ def build_steps(targets: Iterable[ChunkData], stored: set[str]) -> list[Step]:
 
 def fuse(steps: list[Step], target_keys: set[str]) -> list[SubtaskSpec]:
     """Group steps into subtasks by colouring: a step joins its predecessors' group when they
-    all share one group, are fusable, and none fans out to more than FANOUT_LIMIT consumers."""
+    all share one group, are fusable, and none fans out to more than FANOUT_LIMIT consumers;
+    fan-in from different groups starts a new group, so tree reductions stay parallel."""
     producer = {k: i for i, s in enumerate(steps) for k in s.outputs if k is not None}
     preds = [{producer[k] for k in s.inputs if k in producer} for s in steps]
     n_consumers = [0] * len(steps)
@@ -62,25 +65,32 @@ def fuse(steps: list[Step], target_keys: set[str]) -> list[SubtaskSpec]:
         for i in p:
             n_consumers[i] += 1
 
-    color: list[int] = []
+    # Sources (no computed inputs) start uncoloured and later join the one group reading them.
+    color: list[int | None] = []
     for i, step in enumerate(steps):
-        pred_colors = {color[p] for p in preds[i]}
+        if not preds[i]:
+            color.append(None if step.op.fusable else i)
+            continue
+        pred_colors = {color[p] for p in preds[i]} - {None}
         propagates = all(steps[p].op.fusable and n_consumers[p] <= FANOUT_LIMIT for p in preds[i])
-        if step.op.fusable and preds[i] and propagates and len(pred_colors) == 1:
+        if step.op.fusable and propagates and len(pred_colors) == 1:
             color.append(pred_colors.pop())
         else:
             color.append(i)
+    _place_sources(preds, n_consumers, color)
 
     groups: dict[int, list[int]] = {}
     for i, c in enumerate(color):
         groups.setdefault(c, []).append(i)
+    group_deps = {c: {color[p] for i in members for p in preds[i]} - {c} for c, members in groups.items()}
     readers: dict[str, set[int]] = {}
     for i, s in enumerate(steps):
         for k in s.inputs:
             readers.setdefault(k, set()).add(color[i])
 
     specs = []
-    for c, members in groups.items():
+    for c in _topological(group_deps):
+        members = groups[c]
         member_steps = [steps[i] for i in members]
         produced = [k for s in member_steps for k in s.outputs if k is not None]
         produced_set = set(produced)
@@ -88,6 +98,48 @@ def fuse(steps: list[Step], target_keys: set[str]) -> list[SubtaskSpec]:
         outputs = [k for k in produced if k in target_keys or readers.get(k, set()) - {c}]
         specs.append(SubtaskSpec(member_steps, inputs, outputs, _release_plan(member_steps, outputs)))
     return specs
+
+
+def _topological(deps: dict[int, set[int]]) -> list[int]:
+    """Groups ordered so each comes after the groups it reads (depth-first, by first step)."""
+    order: list[int] = []
+    state: dict[int, bool] = {}  # False: in progress, True: placed
+    for root in deps:
+        stack = [(root, iter(sorted(deps[root])))]
+        state.setdefault(root, False)
+        if state[root]:
+            continue
+        while stack:
+            node, it = stack[-1]
+            nxt = next(it, None)
+            if nxt is None:
+                stack.pop()
+                state[node] = True
+                order.append(node)
+            elif nxt not in state:
+                state[nxt] = False
+                stack.append((nxt, iter(sorted(deps[nxt]))))
+    return order
+
+
+def _place_sources(preds: list[set[int]], n_consumers: list[int], color: list) -> None:
+    """A source joins the group of its readers when they all share one (and fan-out is small),
+    at most MAX_ABSORBED_SOURCES per group; otherwise it is its own subtask."""
+    reader_colors: dict[int, set] = {}
+    for i, p in enumerate(preds):
+        for j in p:
+            reader_colors.setdefault(j, set()).add(color[i])
+    absorbed: dict[int, int] = {}
+    for i, c in enumerate(color):
+        if c is not None:
+            continue
+        readers = reader_colors.get(i, set())
+        target = next(iter(readers)) if len(readers) == 1 else None
+        if target is not None and n_consumers[i] <= FANOUT_LIMIT and absorbed.get(target, 0) < MAX_ABSORBED_SOURCES:
+            absorbed[target] = absorbed.get(target, 0) + 1
+            color[i] = target
+        else:
+            color[i] = i
 
 
 def _release_plan(steps: list[Step], outputs: list[str]) -> list[list[str]]:
