@@ -162,3 +162,15 @@ def test_fused_and_unfused_pipeline_agree(df):
     pd.testing.assert_series_equal(a, b)
     pd.testing.assert_series_equal(a, ((df["a"] + 1) * df["b"])[df["c"]])
     assert fused.subtask_count < unfused.subtask_count
+
+
+def test_frame_with_series_broadcasts_over_columns():
+    rs = np.random.RandomState(0)
+    pdf = pd.DataFrame(rs.rand(23, 4), columns=list("abcd"))
+    m = md.DataFrame(pdf, chunk_size=5)
+    assert_eq(m - m.mean(), pdf - pdf.mean())
+    assert_eq((m - m.mean()) / m.std(), (pdf - pdf.mean()) / pdf.std())
+    assert_eq(m.max() - m, pdf.max() - pdf)
+    assert_eq(m.sub(m.mean()), pdf.sub(pdf.mean()))
+    assert_eq(m - md.Series(pdf.mean(), chunk_size=2), pdf - pdf.mean())
+    assert_eq(m * pdf.iloc[0], pdf * pdf.iloc[0])

@@ -3,16 +3,17 @@ from __future__ import annotations
 
 import operator
 
+import numpy as np
 import pandas as pd
 
-from .blockwise import map_chunks
+from .blockwise import map_chunks, sample_of
 from .core import DataFrame, Series, _Frame
 
 __all__: list[str] = []
 
 
 def _binary_kernel(a, b, name: str, fill_value=None):
-    if isinstance(a, (pd.Series, pd.DataFrame)) and isinstance(b, (pd.Series, pd.DataFrame)):
+    if isinstance(a, (pd.Series, pd.DataFrame)) and type(a) is type(b):
         if not a.index.equals(b.index):
             # pandas aligns labels globally; row blocks can only line up equal indexes
             raise NotImplementedError(
@@ -30,8 +31,6 @@ def _as_operand(other, like):
 
     if isinstance(other, pd.DataFrame) or (isinstance(other, pd.Series) and isinstance(like, Series)):
         return from_pandas(other)
-    if isinstance(other, Series) and isinstance(like, DataFrame):
-        raise NotImplementedError("DataFrame op Series (aligned on columns) is not supported yet")
     if hasattr(other, "ndim") and not isinstance(other, (_Frame, pd.Series)) and other.ndim > 0:
         raise NotImplementedError(f"operands of type {type(other).__name__} are not supported yet")
     return other
@@ -44,7 +43,10 @@ def _binary(name: str):
         else:
             left = _as_operand(left, right)
         kwargs = {"name": name} if fill_value is None else {"name": name, "fill_value": fill_value}
-        return map_chunks(_binary_kernel, (left, right), kwargs, label=f"md.{name}", validate=True)
+        sides = (left, right)
+        if any(isinstance(x, DataFrame) for x in sides) and any(isinstance(x, Series) for x in sides):
+            return _frame_with_series(left, right, kwargs)
+        return map_chunks(_binary_kernel, sides, kwargs, label=f"md.{name}", validate=True)
 
     func.__name__ = name
     func.__doc__ = f"Elementwise ``{name}`` of a frame with a scalar or a row-aligned frame."
@@ -54,6 +56,21 @@ def _binary(name: str):
 add, sub, mul, truediv, floordiv, mod, pow = (
     _binary(n) for n in ("add", "sub", "mul", "truediv", "floordiv", "mod", "pow"))
 eq, ne, lt, le, gt, ge = (_binary(n) for n in ("eq", "ne", "lt", "le", "gt", "ge"))
+
+
+def _frame_with_series(left, right, kwargs):
+    """pandas aligns a Series with a DataFrame's columns: every row block gets the whole Series
+    (typically a small reduction result such as ``df - df.mean()``)."""
+    series = left if isinstance(left, Series) else right
+    frame = right if series is left else left
+    # assume the Series is indexed by the frame's columns, as a reduction of it is
+    stand_in = pd.Series(np.ones(len(frame.columns)), index=frame.columns).astype(series.dtype)
+    metas = [stand_in.iloc[:0] if x is series else x.data.meta for x in (left, right)]
+    _binary_kernel(*metas, **kwargs)
+    samples = [stand_in if x is series else sample_of(x.data.meta) for x in (left, right)]
+    meta = _binary_kernel(*samples, **kwargs).iloc[:0]
+    return map_chunks(_binary_kernel, (left, right), kwargs, label=f"md.{kwargs['name']}",
+                      meta=meta, broadcast=(series,))
 
 
 def neg(obj):

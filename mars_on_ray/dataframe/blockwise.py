@@ -92,16 +92,21 @@ def _apply(func: Callable, args: tuple, kwargs: dict, values: tuple):
 class MapChunks(Operand):
     """``func(*args, **kwargs)`` on each row block of the inputs (the ``In`` placeholders)."""
 
-    _params = ("func", "args", "kwargs", "keep_rows")
+    _params = ("func", "args", "kwargs", "keep_rows", "broadcast")
     keep_rows = True
+    broadcast = ()
 
     def tile(self, ctx, out):
-        tiled = yield from aligned_rows(ctx, out.inputs)
-        n = len(tiled[0])
+        rowwise = [inp for i, inp in enumerate(out.inputs) if i not in self.broadcast]
+        aligned = iter((yield from aligned_rows(ctx, rowwise)))
+        whole = {i: whole_chunk(ctx[inp], inp.meta) for i, inp in enumerate(out.inputs) if i in self.broadcast}
+        per_input = [None if i in whole else next(aligned) for i in range(len(out.inputs))]
+        n = len(next(t for t in per_input if t is not None))
         chunks = []
         for i in range(n):
-            ins = [t[i] for t in tiled]
-            rows = ins[0].shape[0] if self.keep_rows else math.nan
+            ins = [whole[j] if t is None else t[i] for j, t in enumerate(per_input)]
+            first = next(t[i] for t in per_input if t is not None)
+            rows = first.shape[0] if self.keep_rows else math.nan
             chunks.append(ChunkData(self.new(), ins, chunk_shape(out.meta, rows), out.meta,
                                     _index(out.meta, i)))
         return rows_grid(chunks, out.meta)
@@ -114,18 +119,23 @@ def _index(meta, i: int) -> tuple:
     return (i, 0) if isinstance(meta, pd.DataFrame) else (i,)
 
 
-def map_chunks(func: Callable, args: tuple, kwargs: dict | None = None, *,
-               keep_rows: bool = True, label: str | None = None, meta=None, validate: bool = False):
+def map_chunks(func: Callable, args: tuple, kwargs: dict | None = None, *, keep_rows: bool = True,
+               label: str | None = None, meta=None, validate: bool = False, broadcast=()):
     """A frame computed block by block; tileable args are lined up by rows.
 
     The result metadata is ``func`` run on the inputs' metadata unless ``meta`` is given;
     ``validate`` also runs it on one-row samples, to raise pandas' errors that empty input hides.
+    Tileable args in ``broadcast`` (objects) are passed whole to every block.
     """
     kwargs = dict(kwargs or {})
     inputs: list = []
 
+    bcast: list[int] = []
+
     def placeholder(a):
         if isinstance(a, (_Frame, Index)):
+            if any(a is b for b in broadcast):
+                bcast.append(len(inputs))
             inputs.append(a)
             return In(len(inputs) - 1)
         return a
@@ -136,9 +146,21 @@ def map_chunks(func: Callable, args: tuple, kwargs: dict | None = None, *,
         meta = _apply(func, args_t, kwargs_t, tuple(i.data.meta for i in inputs))
     if validate:
         _apply(func, args_t, kwargs_t, tuple(sample_of(i.data.meta) for i in inputs))
-    nrows = inputs[0].shape[0] if keep_rows else math.nan
-    op = MapChunks(func=func, args=args_t, kwargs=kwargs_t, keep_rows=keep_rows, label=label)
+    rowwise = [x for i, x in enumerate(inputs) if i not in bcast]
+    nrows = rowwise[0].shape[0] if keep_rows else math.nan
+    op = MapChunks(func=func, args=args_t, kwargs=kwargs_t, keep_rows=keep_rows,
+                   broadcast=tuple(bcast), label=label)
     return new_frame(op, inputs, nrows, meta)
+
+
+def whole_chunk(tiled: Tiled, meta) -> ChunkData:
+    """One chunk holding all of a (small) tileable's rows."""
+    chunks = row_chunks(tiled)
+    if len(chunks) == 1:
+        return chunks[0]
+    op = RowSlices(slices=((0, None),) * len(chunks), label="concat")
+    return ChunkData(op, chunks, chunk_shape(meta, sum(c.shape[0] for c in chunks)), meta,
+                     _index(meta, 0))
 
 
 def aligned_rows(ctx, inputs):
