@@ -205,3 +205,17 @@ def test_dot_and_inner_of_nd_operands():
     assert_eq(mt.dot(a, b), np.dot(x, y))
     z = RS.rand(6, 5)
     assert_eq(mt.inner(a, mt.tensor(z, chunk_size=4)), np.inner(x, z))
+
+
+@pytest.mark.parametrize("limit", [1, 600, 10**9])
+def test_large_block_runs_are_multiplied_separately_and_summed(monkeypatch, limit):
+    from mars_on_ray.config import options
+
+    monkeypatch.setattr(options, "chunk_store_limit", limit)  # bytes stitched at once
+    x, y = RS.rand(5, 12), RS.rand(12, 4)
+    assert_eq(mt.tensor(x, chunk_size=(5, 3)) @ mt.tensor(y, chunk_size=(4, 2)), x @ y)
+    z, w = RS.rand(3, 4, 5), RS.rand(4, 5, 2)
+    assert_eq(mt.tensordot(mt.tensor(z, chunk_size=2), mt.tensor(w, chunk_size=2), axes=2),
+              np.tensordot(z, w, axes=2))
+    i = (RS.rand(4, 6) * 9).astype("int32")
+    assert_eq(mt.tensor(i, chunk_size=2) @ mt.tensor(i.T, chunk_size=3), i @ i.T)

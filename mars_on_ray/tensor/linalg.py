@@ -12,6 +12,7 @@ import math
 
 import numpy as np
 
+from ..config import options
 from ..core.blockwise import offsets
 from ..core.entity import ChunkData, Tiled, chunk_grid
 from ..core.operand import Operand
@@ -23,23 +24,49 @@ __all__ = ["tensordot", "dot", "inner", "matmul", "vdot", "outer"]
 class ContractBlocks(Operand):
     """``matmul`` or ``tensordot`` of a row of ``a`` blocks with a column of ``b`` blocks.
 
-    Inputs are ``a_1..a_k, b_1..b_k`` in C order over the contracted block ``grid``; they are
-    stitched along the contracted axes and multiplied once: one large BLAS call is several
-    times faster than k small ones plus their sum. ``scalar`` makes a 0-d result a NumPy scalar.
+    Inputs are ``a_1..a_k, b_1..b_k`` in C order over the contracted block ``grid``. Runs of
+    blocks up to ``stitch_bytes`` are stitched along the contracted axes and multiplied at
+    once (one large BLAS call is several times faster than many small ones); the runs'
+    products are summed. ``scalar`` makes a 0-d result a NumPy scalar.
     """
 
-    _params = ("axes", "grid", "matmul", "conj", "dtype", "scalar")
+    _params = ("axes", "grid", "matmul", "conj", "dtype", "scalar", "stitch_bytes")
 
     def execute(self, *inputs):
         k = len(inputs) // 2
         a_axes, b_axes = ((-1,), (-2,)) if self.matmul else self.axes
-        a = _stitch(inputs[:k], self.grid, a_axes)
-        b = _stitch(inputs[k:], self.grid, b_axes)
-        if self.conj:
-            a = np.conj(a)
-        result = np.matmul(a, b) if self.matmul else np.tensordot(a, b, axes=self.axes)
+        grid = tuple(self.grid) or (1,)  # no contracted axis (outer): one block pair
+        step, result = k // grid[0], None
+        for lo, hi in _runs(inputs[:k], inputs[k:], grid, self.stitch_bytes):
+            run_grid = (hi - lo,) + grid[1:]
+            a = _stitch(inputs[lo * step:hi * step], run_grid, a_axes)
+            b = _stitch(inputs[k + lo * step:k + hi * step], run_grid, b_axes)
+            if self.conj:
+                a = np.conj(a)
+            prod = np.matmul(a, b) if self.matmul else np.tensordot(a, b, axes=self.axes)
+            if result is None:
+                result = prod
+            elif isinstance(result, np.ndarray) and result.ndim:
+                result += prod
+            else:
+                result = result + prod
         result = np.asarray(result).astype(self.dtype, copy=False)
         return result[()] if self.scalar and result.ndim == 0 else result
+
+
+def _runs(a_blocks, b_blocks, grid, limit):
+    """Consecutive ranges of slabs (along the first grid axis) of at most ``limit`` bytes."""
+    step = len(a_blocks) // grid[0]
+    runs, lo, size = [], 0, 0
+    for i in range(grid[0]):
+        slab = slice(i * step, (i + 1) * step)
+        nbytes = sum(x.nbytes for x in a_blocks[slab] + b_blocks[slab])
+        if i > lo and size + nbytes > limit:
+            runs.append((lo, i))
+            lo, size = i, 0
+        size += nbytes
+    runs.append((lo, grid[0]))
+    return runs
 
 
 def _stitch(blocks, grid, axes):
@@ -72,9 +99,9 @@ class TensorDot(Operand):
         for idx in itertools.product(*(range(len(s)) for s in nsplits)):
             a_chunks = list(rows[idx[:len(free_a)] + (...,)].reshape(-1))
             b_chunks = list(cols[idx[len(free_a):] + (...,)].reshape(-1))
-            op = ContractBlocks(axes=(self.a_axes, self.b_axes), grid=inner,
-                                matmul=False, conj=self.conj, dtype=out.dtype,
-                                scalar=self.scalar, label=self.label)
+            op = ContractBlocks(axes=(self.a_axes, self.b_axes), grid=inner, matmul=False,
+                                conj=self.conj, dtype=out.dtype, scalar=self.scalar,
+                                stitch_bytes=options.chunk_store_limit, label=self.label)
             shape = tuple(nsplits[a][j] for a, j in enumerate(idx))
             grid[idx] = ChunkData(op, a_chunks + b_chunks, shape, out.meta, idx)
         return Tiled(grid, nsplits)
@@ -112,7 +139,8 @@ class MatMul(Operand):
             a_chunks = list(ta.chunks[ba + (idx[-2],)])
             b_chunks = list(tb.chunks[bb + (slice(None), idx[-1])])
             op = ContractBlocks(grid=(len(a_chunks),), matmul=True, conj=False, dtype=out.dtype,
-                                scalar=False, label=self.label)
+                                scalar=False, stitch_bytes=options.chunk_store_limit,
+                                label=self.label)
             shape = tuple(nsplits[a][j] for a, j in enumerate(idx))
             grid[idx] = ChunkData(op, a_chunks + b_chunks, shape, out.meta, idx)
         return Tiled(grid, nsplits)
