@@ -49,6 +49,14 @@ def test_tensor_methods():
     assert_eq(mt.sum(X, axis=1), X.sum(axis=1))  # plain ndarray input
 
 
+def test_numpy_functions_stay_lazy_through_tensor_methods():
+    t = mt.tensor(X, chunk_size=3)
+    assert_eq(np.sum(t, axis=1), np.sum(X, axis=1))
+    assert_eq(np.std(t, ddof=1), np.std(X, ddof=1))
+    assert_eq(np.argmax(t, axis=0), np.argmax(X, axis=0))
+    assert_eq(np.mean(t, axis=(0, 2), keepdims=True), np.mean(X, axis=(0, 2), keepdims=True))
+
+
 @pytest.mark.parametrize("dtype", ["int8", "int32", "uint16", "bool", "float16", "float32", "complex128"])
 @pytest.mark.parametrize("name", ["sum", "prod", "mean", "var", "std", "min", "max", "any", "argmax"])
 def test_result_dtype_is_numpys(name, dtype):
