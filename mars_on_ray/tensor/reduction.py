@@ -24,6 +24,7 @@ __all__ = ["sum", "prod", "min", "max", "amin", "amax", "mean", "var", "std", "a
            "argmin", "argmax", "nansum", "nanprod", "nanmin", "nanmax", "nanmean", "nanvar",
            "nanstd", "nanargmin", "nanargmax"]
 
+
 # --- kernels: chunk -> partial, merge partials, partial -> result ------------------------------
 
 class Kernel:
@@ -34,7 +35,7 @@ class Kernel:
     takes_dtype = False
     #: no identity: a chunk empty along the reduced axes gives no partial (None)
     no_identity = False
-    #: the NumPy function warns about all-NaN slices, which only the final result may do
+    #: silence the all-NaN-slice warning: one chunk's all-NaN slice says nothing about the result
     quiet = False
     needs_offsets = False
 
