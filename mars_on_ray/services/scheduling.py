@@ -53,14 +53,14 @@ class SchedulingService(Service):
         task.meta_futures.extend(futures)
         if futures:
             await asyncio.wait(futures, return_when=asyncio.FIRST_EXCEPTION)
+        failed = next((f for f in futures if f.done() and f.exception() is not None), None)
+        if failed is not None:  # stop the rest of the stage, report the user's error
+            for ref in submitted:
+                ray.cancel(ref)
+            raise unwrap_error(failed.exception())
         metas: dict[str, tuple] = {}
-        for spec, fut, ref in zip(specs, futures, submitted):
-            if fut.done() and fut.exception() is None:
-                metas.update(zip(spec.output_keys, fut.result()))
-                continue
-            for other in submitted:  # a subtask failed: stop the rest of the stage
-                ray.cancel(other)
-            raise unwrap_error(fut.exception()) if fut.done() else RuntimeError("stage cancelled")
+        for spec, fut in zip(specs, futures):
+            metas.update(zip(spec.output_keys, fut.result()))
         await self.service("meta").set.remote(session_id, metas)
         return metas
 

@@ -14,6 +14,7 @@ from ..core.graph import FlatGraph, topo_order
 from ..core.optimizer import optimize
 from ..core.tiling import TileContext, tile_graph
 from .registry import Service
+from .scheduling import unwrap_error
 
 
 @dataclass
@@ -128,8 +129,11 @@ class TaskService(Service):
             state.subtasks += len(specs)
             used = {k for s in specs for k in s.input_keys}
             stored_inputs = [k for k in stored if k in used]
-            metas = await self.service("scheduling").run_stage.remote(
-                state.session_id, state.task_id, specs, stored_inputs)
+            try:
+                metas = await self.service("scheduling").run_stage.remote(
+                    state.session_id, state.task_id, specs, stored_inputs)
+            except Exception as exc:
+                raise unwrap_error(exc) from None
             state.computed.update(metas)
         missing = [k for k in targets if k not in state.computed]
         if missing:
