@@ -175,3 +175,16 @@ def test_hash_partition_is_stable_and_complete():
     assert all(not (a & b) for i, a in enumerate(keys) for b in keys[i + 1:])
     again = hash_partition(pdf.iloc[::-1], 4)
     assert [set(p.index) for p in again] == keys
+
+
+def test_groupby_by_series(df, strategy):
+    m = md.DataFrame(df[["k", "v", "w"]], chunk_size=7)
+    p = df[["k", "v", "w"]]
+    assert_eq(m.groupby(m["k"]).sum(), p.groupby(p["k"]).sum())
+    assert_eq(m.groupby(m["k"] + 1).sum(), p.groupby(p["k"] + 1).sum())
+    assert_eq(m["v"].groupby(m["k"]).sum(), p["v"].groupby(p["k"]).sum())
+    assert_eq(m["w"].groupby(m["k"] % 2).agg(["sum", "mean"]), p["w"].groupby(p["k"] % 2).agg(["sum", "mean"]))
+    assert_eq(m[["v", "w"]].groupby(m["k"] > 2, sort=False).mean(), p[["v", "w"]].groupby(p["k"] > 2, sort=False).mean())
+    assert_eq(m["v"].groupby(m["k"]).size(), p["v"].groupby(p["k"]).size())
+    values, keys = md.Series(p.v.values, chunk_size=6), md.Series(p.k.values, chunk_size=9)
+    assert_eq(values.groupby(keys).max(), pd.Series(p.v.values).groupby(pd.Series(p.k.values)).max())

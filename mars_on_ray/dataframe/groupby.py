@@ -6,6 +6,7 @@ the partials hold more than ``options.groupby_tree_max_groups`` groups in total.
 from __future__ import annotations
 
 import math
+import operator
 
 import numpy as np
 import pandas as pd
@@ -31,7 +32,7 @@ class GroupByAgg(Operand):
     """One stage of a groupby aggregation (``stage``: partial / combine / final / gather)."""
 
     _params = ("by", "sort", "dropna", "observed", "partials", "outputs", "as_index",
-               "result_meta", "stage", "order_base")
+               "index_names", "result_meta", "stage", "order_base")
 
     # -- kernels -------------------------------------------------------------------------
     def execute(self, *values):
@@ -86,6 +87,8 @@ class GroupByAgg(Operand):
             else:
                 data[j] = comb[f"p{spec[1]}"]
         res = pd.DataFrame(data, index=comb.index)
+        if self.index_names is not None:
+            res.index = res.index.set_names(list(self.index_names))
         meta = self.result_meta.value
         if isinstance(meta, pd.Series):
             res = res.iloc[:, 0].rename(meta.name)
@@ -218,6 +221,16 @@ def _plan(pairs, sort):
     return tuple(partials), tuple(outputs)
 
 
+_KEY = "__mars_groupby_key__"
+
+
+def _attach_key(values, key):
+    if not values.index.equals(key.index):
+        raise NotImplementedError("groupby by a differently indexed Series is not supported yet")
+    frame = values.to_frame() if isinstance(values, pd.Series) else values
+    return frame.assign(**{_KEY: key.to_numpy()})
+
+
 class GroupBy:
     """The lazy result of ``obj.groupby(...)``; aggregations return DataFrames / Series."""
 
@@ -225,53 +238,68 @@ class GroupBy:
         self.obj, self.by, self.as_index = obj, by, as_index
         self.sort, self.dropna, self.observed, self.selection = sort, dropna, observed, selection
         self._pandas()  # pandas' own errors (missing keys, bad selection) at build time
+        if isinstance(by, Series):
+            if not as_index:
+                raise NotImplementedError("as_index=False with a Series key is not supported yet")
+            self.frame, self.keys, self.index_names = _frame_with_key(obj, by), [_KEY], (by.name,)
+        else:
+            self.frame, self.keys, self.index_names = obj, (by if isinstance(by, list) else [by]), None
 
-    def _pandas(self, frame=None):
+    def _pandas(self, sample: bool = False):
         extra = {} if self.observed is None else {"observed": self.observed}
-        frame = self.obj.data.meta if frame is None else frame
-        g = frame.groupby(self.by, as_index=self.as_index, sort=self.sort,
-                                       dropna=self.dropna, **extra)
+        by, frame = self.by, self.obj.data.meta
+        if isinstance(by, Series):
+            by = by.data.meta
+            if sample:
+                by = sample_of(by)
+        if sample:
+            frame = sample_of(frame)
+        g = frame.groupby(by, as_index=self.as_index, sort=self.sort, dropna=self.dropna, **extra)
         return g if self.selection is None else g[self.selection]
 
     def __getitem__(self, key):
+        if isinstance(self.obj, Series):
+            raise TypeError("Column(s) already selected")
         return GroupBy(self.obj, self.by, self.as_index, self.sort, self.dropna, self.observed,
                        list(key) if isinstance(key, (list, pd.Index)) else key)
 
     def __getattr__(self, name):
-        if not name.startswith("_") and self.selection is None and name in self.obj.data.meta.columns:
+        if (not name.startswith("_") and self.selection is None and isinstance(self.obj, DataFrame)
+                and name in self.obj.data.meta.columns):
             return self[name]
         raise AttributeError(f"'GroupBy' object has no attribute '{name}'")
 
     def agg(self, func=None, **kwargs):
         """Aggregate with a name, a list of names, a column -> name(s) dict or named aggregations."""
         meta = self._pandas().agg(func, **kwargs)
-        self._pandas(sample_of(self.obj.data.meta)).agg(func, **kwargs)  # errors empty input hides
-        keys = self.by if isinstance(self.by, list) else [self.by]
-        series_col = None if isinstance(self.selection, list) or self.selection is None else self.selection
+        self._pandas(sample=True).agg(func, **kwargs)  # errors that empty input hides
+        if isinstance(self.obj, Series):
+            series_col = self.frame.data.meta.columns[0]
+        else:
+            series_col = None if isinstance(self.selection, list) else self.selection
         if self.selection is None:
-            value_cols = [c for c in self.obj.data.meta.columns if c not in keys]
+            value_cols = [c for c in self.frame.data.meta.columns if c not in self.keys]
         else:
             value_cols = self.selection if isinstance(self.selection, list) else [self.selection]
         pairs = _outputs_of(func, kwargs, value_cols, series_col)
-        return self._build(pairs, meta, keys, "md.groupby.agg")
+        return self._build(pairs, meta, "md.groupby.agg")
 
     aggregate = agg
 
-    def _build(self, pairs, meta, keys, label):
-        n_out = 1 if isinstance(meta, pd.Series) else len(meta.columns) - (0 if self.as_index else len(keys))
+    def _build(self, pairs, meta, label):
+        n_keys = 0 if self.as_index else len(self.keys)
+        n_out = 1 if isinstance(meta, pd.Series) else len(meta.columns) - n_keys
         if len(pairs) != n_out:
             raise NotImplementedError("this groupby aggregation is not supported yet")
         partials, outputs = _plan(pairs, self.sort)
-        op = GroupByAgg(by=tuple(keys), sort=self.sort, dropna=self.dropna, observed=self.observed,
+        op = GroupByAgg(by=tuple(self.keys), sort=self.sort, dropna=self.dropna, observed=self.observed,
                         partials=partials, outputs=outputs, as_index=self.as_index,
-                        result_meta=_Meta(meta), label=label)
-        return new_frame(op, [self.obj], math.nan, meta)
+                        index_names=self.index_names, result_meta=_Meta(meta), label=label)
+        return new_frame(op, [self.frame], math.nan, meta)
 
     def size(self):
         """Rows per group."""
-        meta = self._pandas().size()
-        keys = self.by if isinstance(self.by, list) else [self.by]
-        return self._build([(None, "size")], meta, keys, "md.groupby.size")
+        return self._build([(None, "size")], self._pandas().size(), "md.groupby.size")
 
 
 def _method(how):
@@ -287,11 +315,28 @@ for _how in ("sum", "mean", "count", "min", "max", "prod", "first", "last"):
     setattr(GroupBy, _how, _method(_how))
 
 
+def _frame_with_key(obj, key):
+    from .blockwise import map_chunks
+
+    meta = _attach_key(obj.data.meta, key.data.meta)
+    return map_chunks(_attach_key, (obj, key), label="md.groupby", meta=meta)
+
+
 def groupby(obj, by=None, as_index=True, sort=True, dropna=True, observed=None):
-    """Group a DataFrame by column label(s); aggregate with ``.agg`` / ``.sum()`` / ... ."""
-    if not isinstance(obj, DataFrame):
-        raise NotImplementedError("only DataFrame.groupby(column labels) is supported yet")
-    if isinstance(by, (Series, DataFrame)) or callable(by):
-        raise NotImplementedError("groupby keys must be column labels for now")
+    """Group by column label(s) or by a row-aligned Series; aggregate with ``.agg``, ``.sum()``, ..."""
+    if isinstance(by, DataFrame) or callable(by):
+        raise NotImplementedError("groupby keys must be column labels or a Series for now")
+    if isinstance(obj, Series) and not isinstance(by, Series):
+        raise NotImplementedError("Series.groupby needs a Series key for now")
     by = list(by) if isinstance(by, (list, tuple, pd.Index)) else by
+    if isinstance(by, Series) and _is_column_of(by, obj):
+        by = by.name  # pandas then leaves the key column out of the values, as for a label
     return GroupBy(obj, by, as_index, sort, dropna, observed)
+
+
+def _is_column_of(key, obj) -> bool:
+    from .blockwise import MapChunks
+
+    op = key.data.op
+    return (isinstance(op, MapChunks) and op.func is operator.getitem and len(key.data.inputs) == 1
+            and key.data.inputs[0].key == obj.key and op.args[1] == key.name)
