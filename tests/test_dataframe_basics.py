@@ -174,3 +174,18 @@ def test_frame_with_series_broadcasts_over_columns():
     assert_eq(m.sub(m.mean()), pdf.sub(pdf.mean()))
     assert_eq(m - md.Series(pdf.mean(), chunk_size=2), pdf - pdf.mean())
     assert_eq(m * pdf.iloc[0], pdf * pdf.iloc[0])
+
+
+def test_source_tiles_without_data_like_the_services(df):
+    """Regression: the services tile sources whose data stayed on the client."""
+    import pickle
+
+    from mars_on_ray.core.tiling import TileContext
+
+    m = md.DataFrame(df, chunk_size=7)
+    remote = pickle.loads(pickle.dumps(m.data.op))
+    assert remote.data is None
+    here = m.data.op.tile(TileContext(), m.data)
+    there = remote.tile(TileContext(), m.data)
+    assert [c.key for c in here.flat] == [c.key for c in there.flat]
+    assert here.nsplits == there.nsplits == ((7, 7, 7, 2), (4,))

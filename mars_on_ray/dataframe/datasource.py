@@ -42,18 +42,20 @@ def _token(obj) -> str:
 
 
 class FrameData(ClientData, Operand):
-    """A pandas object held by the client, cut into row pieces (each chunk op holds one)."""
+    """A pandas object held by the client, cut into row pieces (each chunk op holds one).
 
-    _params = ("data_token", "chunk_size")
+    The row splits are parameters, so the services tile it the same way without the data.
+    """
+
+    _params = ("data_token", "splits")
 
     def tile(self, ctx, out):
-        data = self.data
-        splits = row_splits(self.chunk_size, len(data), _row_bytes(data))
         chunks, start = [], 0
-        for i, n in enumerate(splits):
+        for i, n in enumerate(self.splits):
             op = self.new()
-            op.data = data.iloc[start:start + n]
-            index = (i, 0) if data.ndim == 2 else (i,)
+            if self.data is not None:
+                op.data = self.data.iloc[start:start + n]
+            index = (i, 0) if isinstance(out.meta, pd.DataFrame) else (i,)
             chunks.append(ChunkData(op, [], chunk_shape(out.meta, n), out.meta, index))
             start += n
         return rows_grid(chunks, out.meta)
@@ -61,7 +63,8 @@ class FrameData(ClientData, Operand):
 
 def from_pandas(data, chunk_size=None):
     """A lazy DataFrame / Series over a pandas object."""
-    op = FrameData(data_token=_token(data), chunk_size=chunk_size,
+    splits = row_splits(chunk_size, len(data), _row_bytes(data))
+    op = FrameData(data_token=_token(data), splits=splits,
                    label="md.DataFrame" if data.ndim == 2 else "md.Series")
     op.data = data
     return new_frame(op, [], len(data), data.iloc[:0])
