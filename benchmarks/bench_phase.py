@@ -83,8 +83,10 @@ def measure(case, warmup: int, repeats: int) -> dict:
             t0 = time.perf_counter()
             value = case.run()
             elapsed = time.perf_counter() - t0
-            if isinstance(value, Timed):
-                elapsed, notes = value.seconds, {**notes, **value.notes}
+            if isinstance(value, Timed):  # measured inside the case; its notes per run
+                elapsed = value.seconds
+                for k, v in value.notes.items():
+                    notes.setdefault(k, []).append(v)
                 value = value.value
             times.append(elapsed)
             if case.check:
@@ -95,7 +97,7 @@ def measure(case, warmup: int, repeats: int) -> dict:
     finally:
         memory = sampler.stop()
     return {"status": "ok", "times_s": [round(t, 4) for t in times],
-            "median_s": round(statistics.median(times), 4),
+            "median_s": round(statistics.median(times), 4), "min_s": round(min(times), 4),
             "warmup_s": round(warmup_s, 4) if warmup_s is not None else None,
             "memory": memory, "notes": notes}
 

@@ -79,6 +79,8 @@ def _notes(r, d):
         if k == "subtasks_per_run":
             parts.append(_subtasks(v))
             continue
+        if isinstance(v, list):
+            v = "/".join(str(x) for x in v)
         parts.append(f"{k}={v}")
     if r.get("status") != "ok":
         parts.insert(0, f"**{r.get('status', '?').upper()}**: {r.get('error', '')}")
@@ -94,9 +96,9 @@ def markdown(results: dict, params: dict, meta: dict) -> str:
              "driver). Ratios: this engine's time / the reference's (>1 is slower). Memory: peak "
              "of the summed RSS (and PSS) of the phase process and all its descendants, Δ = over "
              "the value just before the timed repeats (see README).", "",
-             "| workload | engine | median s | repeats | vs NumPy/pandas | vs best Dask "
+             "| workload | engine | median s | best s | repeats | vs NumPy/pandas | vs best Dask "
              "| peak RSS MiB | Δ RSS MiB | peak PSS MiB | notes |",
-             "|---|---|---:|---:|---:|---:|---:|---:|---:|---|"]
+             "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---|"]
     workloads = []
     for w, _ in results:
         if w not in workloads:
@@ -110,13 +112,14 @@ def markdown(results: dict, params: dict, meta: dict) -> str:
             title = WORKLOAD_TITLES.get(w, w)
             if r.get("status") == "ok":
                 m = r["memory"]
-                cells = [f"{r['median_s']:.3f}", str(len(r["times_s"])),
+                cells = [f"{r['median_s']:.3f}", f"{r.get('min_s', min(r['times_s'])):.3f}",
+                         str(len(r["times_s"])),
                          _ratio(d.get("vs_numpy"), 1) if "vs_numpy" in d else "—",
                          _ratio(d.get("vs_best_dask"), 1) if "vs_best_dask" in d else "—",
                          f"{m['peak_rss_mib']:.0f}", f"{m['peak_rss_mib'] - m['base_rss_mib']:.0f}",
                          f"{m['peak_pss_mib']:.0f}"]
             else:
-                cells = ["—"] * 7
+                cells = ["—"] * 8
             lines.append(f"| {title} | {LABELS.get(e, e)} | " + " | ".join(cells)
                          + f" | {_notes(r, d)} |")
     lines += ["", "## Targets", ""] + targets(results, d_all)
@@ -137,6 +140,10 @@ def targets(results: dict, d_all: dict) -> list[str]:
         out.append(f"- warm new_session() < 0.5 s: {r['median_s']:.3f} s ({verdict})")
     elif ("sessions", "mars-warm") in results:
         out.append("- warm new_session() < 0.5 s: not measured (mars failed)")
+    r = _ok(results, "sessions", "mars-cold")
+    if r:
+        out.append(f"- cold new_session() (no target): {r['median_s']:.2f} s, embedded Ray start "
+                   "included")
     for w in ("seed", "elementwise", "groupby"):
         dm = d_all.get((w, "mars"))
         if dm and "vs_best_dask" in dm:
