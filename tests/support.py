@@ -49,6 +49,13 @@ def add_one(x):
     return x + 1
 
 
+def sleep_then_add_one(x):
+    import time
+
+    time.sleep(0.5)
+    return x + 1
+
+
 def fill(shape, value=1.0, chunk_size=None, dtype="f8"):
     dtype = np.dtype(dtype)
     return new_tensor(Fill(shape=shape, value=value, dtype=dtype, label="fill"), [], shape, dtype, chunk_size)

@@ -188,3 +188,25 @@ def test_groupby_by_series(df, strategy):
     assert_eq(m["v"].groupby(m["k"]).size(), p["v"].groupby(p["k"]).size())
     values, keys = md.Series(p.v.values, chunk_size=6), md.Series(p.k.values, chunk_size=9)
     assert_eq(values.groupby(keys).max(), pd.Series(p.v.values).groupby(pd.Series(p.k.values)).max())
+
+
+def spread(x):
+    return x.max() - x.min()
+
+
+@pytest.mark.parametrize("sort", [True, False])
+def test_other_aggregations_shuffle_rows_to_pandas(df, sort):
+    num = df[["k", "v", "w"]]
+    m = md.DataFrame(num, chunk_size=13)
+    for how in ("median", "var", "std", "nunique", "sem"):
+        assert_eq(getattr(m.groupby("k", sort=sort), how)(), getattr(num.groupby("k", sort=sort), how)())
+        assert_eq(getattr(m.groupby("k", sort=sort)["w"], how)(), getattr(num.groupby("k", sort=sort)["w"], how)())
+    assert_eq(m.groupby("k", sort=sort).std(ddof=0), num.groupby("k", sort=sort).std(ddof=0))
+    assert_eq(m.groupby("k", sort=sort).agg(["median", "sum"]), num.groupby("k", sort=sort).agg(["median", "sum"]))
+    assert_eq(m.groupby("k", sort=sort, as_index=False).agg({"v": "nunique", "w": ["var", "max"]}),
+              num.groupby("k", sort=sort, as_index=False).agg({"v": "nunique", "w": ["var", "max"]}))
+    assert_eq(m.groupby("k", sort=sort).sum(min_count=3), num.groupby("k", sort=sort).sum(min_count=3))
+    assert_eq(m["w"].groupby(m["v"] % 3, sort=sort).median(), num["w"].groupby(num["v"] % 3, sort=sort).median())
+    full = md.DataFrame(df, chunk_size=13)
+    assert_eq(full.groupby(["k2", "k"], sort=sort, dropna=False)["w"].agg(spread),
+              df.groupby(["k2", "k"], sort=sort, dropna=False)["w"].agg(spread))

@@ -10,7 +10,7 @@ import ray
 
 import mars_on_ray as mr
 from mars_on_ray.services import NAMESPACE, SERVICE_NAMES
-from support import fill, map_chunks, object_store_used, stored_chunks
+from support import fill, map_chunks, object_store_used, sleep_then_add_one, stored_chunks
 
 pytestmark = pytest.mark.usefixtures("session")
 
@@ -123,3 +123,23 @@ def test_in_memory_input_is_uploaded_once(session):
     from mars_on_ray.core.graph import FlatGraph
 
     assert len(pickle.dumps(FlatGraph([t.data]))) < data.nbytes
+
+
+def test_cancelled_task_frees_what_it_made(session):
+    from mars_on_ray.core.graph import FlatGraph
+    from mars_on_ray.services import get_service
+
+    gc.collect()
+    session._flush_released()
+    time.sleep(0.3)
+    baseline = stored_chunks().get(session.session_id, 0)
+    slow = map_chunks(map_chunks(fill((40,), chunk_size=1)), func=sleep_then_add_one)
+    task = get_service("task")
+    task_id = ray.get(task.submit.remote(session.session_id, FlatGraph([slow.data]), [slow.key]))
+    time.sleep(1.0)
+    ray.get(task.cancel.remote(task_id))
+    status = ray.get(task.wait.remote(task_id, 30))
+    assert status["done"] and "error" in status
+    assert stored_chunks().get(session.session_id, 0) <= baseline
+    ray_progress = ray.get(get_service("scheduling").progress.remote(task_id))
+    assert ray_progress == (0, 0)  # the scheduler forgot the task and its refs

@@ -26,6 +26,7 @@ class _TaskRefs:
         self.session_id = session_id
         self.refs: dict[str, ray.ObjectRef] = {}
         self.meta_futures: list[asyncio.Future] = []
+        self.meta_refs: list[ray.ObjectRef] = []
 
 
 class SchedulingService(Service):
@@ -43,20 +44,21 @@ class SchedulingService(Service):
         if missing:
             refs = await self.service("storage").get_refs.remote(session_id, missing)
             task.refs.update(zip(missing, refs))
-        futures, submitted = [], []
+        futures = []
         for spec in specs:
             out = submit_subtask(spec, [task.refs[k] for k in spec.input_keys],
                                  options.subtask_max_retries)
             task.refs.update(zip(spec.output_keys, out[1:]))
             futures.append(asyncio.wrap_future(out[0].future()))
-            submitted.append(out[0])
+            task.meta_refs.append(out[0])
         task.meta_futures.extend(futures)
         if futures:
             await asyncio.wait(futures, return_when=asyncio.FIRST_EXCEPTION)
+        if self._tasks.get(task_id) is not task or any(f.cancelled() for f in futures):
+            raise asyncio.CancelledError(f"task {task_id} was cancelled")
         failed = next((f for f in futures if f.done() and f.exception() is not None), None)
         if failed is not None:  # stop the rest of the stage, report the user's error
-            for ref in submitted:
-                ray.cancel(ref)
+            self._cancel(task)
             raise unwrap_error(failed.exception())
         metas: dict[str, tuple] = {}
         for spec, fut in zip(specs, futures):
@@ -78,5 +80,14 @@ class SchedulingService(Service):
         kept = {k: [task.refs[k]] for k in keep if k in task.refs}
         if kept:
             await self.service("storage").put.remote(task.session_id, kept)
+        else:
+            self._cancel(task)
         for fut in task.meta_futures:
             fut.cancel()
+
+    @staticmethod
+    def _cancel(task: _TaskRefs) -> None:
+        """Cancel the task's subtasks that have not finished (finished ones are unaffected)."""
+        for ref, fut in zip(task.meta_refs, task.meta_futures):
+            if not fut.done():
+                ray.cancel(ref)
