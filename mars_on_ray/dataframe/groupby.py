@@ -87,19 +87,7 @@ class GroupByAgg(Operand):
             else:
                 data[j] = comb[f"p{spec[1]}"]
         res = pd.DataFrame(data, index=comb.index)
-        if self.index_names is not None:
-            res.index = res.index.set_names(list(self.index_names))
-        meta = self.result_meta.value
-        if isinstance(meta, pd.Series):
-            res = res.iloc[:, 0].rename(meta.name)
-            return res if res.dtype == meta.dtype else res.astype(meta.dtype)
-        if not self.as_index:
-            res = res.reset_index()
-        res.columns = meta.columns
-        for i, dtype in enumerate(meta.dtypes):
-            if res.dtypes.iloc[i] != dtype:
-                res.isetitem(i, res.iloc[:, i].astype(dtype))
-        return res
+        return _conform(res, self.result_meta.value, self.as_index, self.index_names)
 
     # -- tiling ----------------------------------------------------------------------------
     def tile(self, ctx, out):
@@ -137,6 +125,93 @@ class GroupByAgg(Operand):
         shape = (math.nan, len(meta.columns)) if isinstance(meta, pd.DataFrame) else (math.nan,)
         index = (0, 0) if isinstance(meta, pd.DataFrame) else (0,)
         return rows_grid([ChunkData(self.new(stage=stage), inputs, shape, meta, index)], meta)
+
+
+def _conform(res: pd.DataFrame, meta, as_index: bool, index_names):
+    """Give a result computed with keys as index pandas' names, layout and dtypes (``meta``)."""
+    if index_names is not None:
+        res.index = res.index.set_names(list(index_names))
+    if isinstance(meta, pd.Series):
+        res = res.iloc[:, 0].rename(meta.name)
+        return res if res.dtype == meta.dtype else res.astype(meta.dtype)
+    if not as_index:
+        res = res.reset_index()
+    res.columns = meta.columns
+    for i, dtype in enumerate(meta.dtypes):
+        if res.dtypes.iloc[i] != dtype:
+            res.isetitem(i, res.iloc[:, i].astype(dtype))
+    return res
+
+
+_ORDER_COL = "__mars_order__"
+
+
+class GroupByApply(Operand):
+    """Any pandas aggregation: rows are hash-shuffled by key, each reducer runs pandas' own
+    groupby on whole groups (``stage='apply'``), and one chunk puts the groups in order
+    (``'gather'``)."""
+
+    _params = ("by", "sort", "dropna", "observed", "selection", "func", "func_kwargs", "size",
+               "as_index", "index_names", "result_meta", "stage", "with_order")
+
+    def execute(self, *values):
+        if self.stage == "gather":
+            res = _concat(values)
+            if self.with_order:
+                res = res.sort_index(level=0, kind="stable", sort_remaining=False).droplevel(0)
+            elif self.sort:
+                res = res.sort_index(kind="stable")
+            return _conform(res, self.result_meta.value, self.as_index, self.index_names)
+        frame = _concat(values)
+        extra = {} if self.observed is None else {"observed": self.observed}
+        g = frame.groupby(list(self.by), sort=self.sort, dropna=self.dropna, **extra)
+        selection = self.selection
+        if selection is None:
+            selection = [c for c in frame.columns if c not in self.by and c != _ORDER_COL]
+        picked = g[selection]
+        res = picked.size() if self.size else picked.agg(self.func, **dict(self.func_kwargs))
+        if isinstance(res, pd.Series):
+            res = res.to_frame()
+        if self.with_order:
+            order = g[_ORDER_COL].min().to_numpy()
+            levels = [res.index.get_level_values(i) for i in range(res.index.nlevels)]
+            res.index = pd.MultiIndex.from_arrays([order, *levels])
+        return res
+
+    def tile(self, ctx, out):
+        chunks = row_chunks(ctx[out.inputs[0]])
+        n, shape = len(chunks), (math.nan, math.nan)
+        if n == 1:
+            reducers = [ChunkData(self.new(stage="apply", with_order=False), chunks, shape, None, (0, 0))]
+        else:
+            mapped = []
+            for i, c in enumerate(chunks):
+                op = RowShuffleMap(by=self.by, n_reducers=n, order_base=i << 32,
+                                   with_order=not self.sort, label=self.label)
+                mapped.append([ChunkData(op, [c], shape, None, (i, 0), j) for j in range(n)])
+            reducers = [ChunkData(self.new(stage="apply", with_order=not self.sort),
+                                  [m[j] for m in mapped], shape, None, (j, 0)) for j in range(n)]
+        meta = out.meta
+        gather = self.new(stage="gather", with_order=len(reducers) > 1 and not self.sort)
+        shape = (math.nan, len(meta.columns)) if isinstance(meta, pd.DataFrame) else (math.nan,)
+        index = (0, 0) if isinstance(meta, pd.DataFrame) else (0,)
+        return rows_grid([ChunkData(gather, reducers, shape, meta, index)], meta)
+
+
+class RowShuffleMap(Operand):
+    """Hash-partition rows by their key columns (with their global order when it is needed)."""
+
+    _params = ("by", "n_reducers", "order_base", "with_order")
+    fusable = False
+
+    @property
+    def n_outputs(self) -> int:  # type: ignore[override]
+        return self.n_reducers
+
+    def execute(self, frame):
+        if self.with_order:
+            frame = frame.assign(**{_ORDER_COL: np.arange(len(frame), dtype=np.int64) + self.order_base})
+        return hash_partition(frame, self.n_reducers, on=list(self.by))
 
 
 class _Meta:
@@ -281,8 +356,13 @@ class GroupBy:
             value_cols = [c for c in self.frame.data.meta.columns if c not in self.keys]
         else:
             value_cols = self.selection if isinstance(self.selection, list) else [self.selection]
-        pairs = _outputs_of(func, kwargs, value_cols, series_col)
-        return self._build(pairs, meta, "md.groupby.agg")
+        try:
+            if func is not None and kwargs:
+                raise NotImplementedError("aggregation keyword arguments")
+            pairs = _outputs_of(func, kwargs, value_cols, series_col)
+            return self._build(pairs, meta, "md.groupby.agg")
+        except NotImplementedError:  # any other aggregation: pandas on whole groups
+            return self._apply(meta, func, kwargs)
 
     aggregate = agg
 
@@ -297,21 +377,33 @@ class GroupBy:
                         index_names=self.index_names, result_meta=_Meta(meta), label=label)
         return new_frame(op, [self.frame], math.nan, meta)
 
+    def _apply(self, meta, func=None, kwargs=None, size=False):
+        selection = self.selection
+        if isinstance(self.obj, Series):
+            selection = self.frame.data.meta.columns[0]
+        op = GroupByApply(by=tuple(self.keys), sort=self.sort, dropna=self.dropna,
+                          observed=self.observed, selection=selection, func=func,
+                          func_kwargs=dict(kwargs or {}), size=size, as_index=self.as_index,
+                          index_names=self.index_names, result_meta=_Meta(meta),
+                          label="md.groupby.agg")
+        return new_frame(op, [self.frame], math.nan, meta)
+
     def size(self):
         """Rows per group."""
         return self._build([(None, "size")], self._pandas().size(), "md.groupby.size")
 
 
 def _method(how):
-    def method(self):
-        return self.agg(how)
+    def method(self, **kwargs):
+        return self.agg(how, **kwargs)
 
     method.__name__ = how
     method.__doc__ = f"Per-group {how}."
     return method
 
 
-for _how in ("sum", "mean", "count", "min", "max", "prod", "first", "last"):
+for _how in ("sum", "mean", "count", "min", "max", "prod", "first", "last", "median", "var", "std",
+             "nunique", "sem"):
     setattr(GroupBy, _how, _method(_how))
 
 
