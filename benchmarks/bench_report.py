@@ -79,6 +79,8 @@ def _notes(r, d):
         if k == "subtasks_per_run":
             parts.append(_subtasks(v))
             continue
+        if isinstance(v, list) and not v:
+            continue
         if isinstance(v, list):
             v = "/".join(str(x) for x in v)
         parts.append(f"{k}={v}")

@@ -196,22 +196,30 @@ def _mars(env):
     return mr, mt, md
 
 
-def _mars_value(env, expr, runs: list):
-    """Compute ``expr`` into the driver; appends the subtask count of the run to ``runs``."""
+def _new_runs() -> dict:
+    return {"subtasks": [], "fetch_s": []}
+
+
+def _mars_value(env, expr, runs: dict):
+    """Compute ``expr`` into the driver; records the run's subtask count and fetch time."""
     if getattr(env, "mars_local", False):
         from mars_on_ray.core.local import LocalExecutor
         executor = LocalExecutor()
         value = executor.compute(expr.data)[0]
-        runs.append(executor.subtask_count)
+        runs["subtasks"].append(executor.subtask_count)
         return value
     import mars_on_ray as mr
-    value = expr.execute(show_progress=False).fetch()
-    runs.append((mr.get_default_session().last_task or {}).get("subtasks"))
+    expr.execute(show_progress=False)
+    t0 = time.perf_counter()
+    value = expr.fetch()
+    runs["fetch_s"].append(round(time.perf_counter() - t0, 3))
+    runs["subtasks"].append((mr.get_default_session().last_task or {}).get("subtasks"))
     return value
 
 
-def _mars_case(env, run, check, notes, runs):
-    """A mars Case that records subtasks per run (warm-up first) and lets released results go.
+def _mars_case(env, run, check, notes, runs: dict):
+    """A mars Case that records per-run subtasks and fetch times (warm-up first), and lets
+    released results go between runs.
 
     Between runs the driver drops its objects and waits for the session to release their
     chunks, so that no timed run is served from the results of the previous one (same keys).
@@ -219,14 +227,15 @@ def _mars_case(env, run, check, notes, runs):
     def between():
         gc.collect()
         time.sleep(0.0 if getattr(env, "mars_local", False) else 0.3)
-    return Case(run, check, {**notes, "subtasks_per_run": runs}, between=between)
+    return Case(run, check, {**notes, "subtasks_per_run": runs["subtasks"],
+                             "fetch_s_per_run": runs["fetch_s"]}, between=between)
 
 
 def seed_mars(p, env):
     _, mt, _ = _mars(env)
     n, c = p["seed_n"], p["seed_chunk"]
 
-    runs: list = []
+    runs = _new_runs()
 
     def run():
         a = mt.ones((n, n), chunk_size=c)
@@ -245,7 +254,7 @@ def elementwise_mars(p, env):
                            f"({len(nsplits[0]) * len(nsplits[1])} chunks)")
     except Exception as exc:  # the note is a nicety; the timing is what matters
         notes["chunks"] = f"auto (unknown: {type(exc).__name__})"
-    runs: list = []
+    runs = _new_runs()
     return _mars_case(env, lambda: _mars_value(env, elementwise_expr(mt.random.rand(n, n)), runs),
                       check_elementwise(n), notes, runs)
 
@@ -263,7 +272,7 @@ def groupby_mars(p, env):
             notes["ingest_s"] = round(time.perf_counter() - t0, 3)
         except Exception as exc:  # the warm-up run uploads them then (mdf stays alive)
             notes["ingest"] = f"in the warm-up (executing the bare source failed: {type(exc).__name__})"
-    runs: list = []
+    runs = _new_runs()
     return _mars_case(env, lambda: _mars_value(env, mdf.groupby("k").sum(), runs),
                       check_groupby(env), notes, runs)
 
@@ -271,7 +280,7 @@ def groupby_mars(p, env):
 def overhead_mars(p, env):
     _, mt, _ = _mars(env)
     n = p["oh_n"]
-    runs: list = []
+    runs = _new_runs()
     return _mars_case(env, lambda: _mars_value(env, mt.ones(n, chunk_size=1) + 1, runs),
                       check_overhead(n), {"chunks": n}, runs)
 
