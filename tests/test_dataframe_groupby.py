@@ -210,3 +210,22 @@ def test_other_aggregations_shuffle_rows_to_pandas(df, sort):
     full = md.DataFrame(df, chunk_size=13)
     assert_eq(full.groupby(["k2", "k"], sort=sort, dropna=False)["w"].agg(spread),
               df.groupby(["k2", "k"], sort=sort, dropna=False)["w"].agg(spread))
+
+
+def test_sorted_shuffle_keeps_one_chunk_per_key_range(df):
+    old = options.groupby_tree_max_groups
+    options.groupby_tree_max_groups = 0
+    try:
+        m = md.DataFrame(df, chunk_size=13)
+        for result, expected in [(m.groupby("k").sum(), df.groupby("k").sum()),
+                                 (m.groupby("k2")["v"].max(), df.groupby("k2")["v"].max()),
+                                 (m.groupby("w", as_index=False)["v"].sum(), df.groupby("w", as_index=False)["v"].sum()),
+                                 (m.groupby("w", dropna=False)["v"].sum(), df.groupby("w", dropna=False)["v"].sum())]:
+            tiled = LocalExecutor().tile(result.data)
+            assert tiled.chunks.shape[0] == 8
+            assert_eq(result, expected)
+        unsorted = m.groupby("k", sort=False).sum()
+        assert LocalExecutor().tile(unsorted.data).chunks.shape[0] == 1
+        assert_eq(unsorted, df.groupby("k", sort=False).sum())
+    finally:
+        options.groupby_tree_max_groups = old

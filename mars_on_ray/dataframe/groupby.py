@@ -14,7 +14,7 @@ import pandas as pd
 from ..config import options
 from ..core.entity import ChunkData
 from ..core.operand import Operand
-from ..core.shuffle import hash_partition
+from ..core.shuffle import hash_partition, pick_boundaries, range_codes, sample_keys, split_by_codes
 from .blockwise import row_chunks, rows_grid, sample_of
 from .core import DataFrame, Series, new_frame
 
@@ -32,7 +32,8 @@ class GroupByAgg(Operand):
     """One stage of a groupby aggregation (``stage``: partial / combine / final / gather)."""
 
     _params = ("by", "sort", "dropna", "observed", "partials", "outputs", "as_index",
-               "index_names", "result_meta", "stage", "order_base")
+               "index_names", "result_meta", "stage", "order_base", "offset")
+    offset = None
 
     # -- kernels -------------------------------------------------------------------------
     def execute(self, *values):
@@ -42,6 +43,11 @@ class GroupByAgg(Operand):
             return self._combine(values)
         if self.stage == "final":
             return self._finish(self._combine(values))
+        if self.stage == "finish":  # one key range of a range-partitioned result
+            res = self._finish(values[0])
+            if self.offset is not None:
+                res.index = pd.RangeIndex(self.offset, self.offset + len(res))
+            return res
         return self._finish(_concat(values))  # gather: keys are disjoint across reducers
 
     def _groupby(self, obj, **kw):
@@ -68,7 +74,7 @@ class GroupByAgg(Operand):
 
     def _combine(self, parts) -> pd.DataFrame:
         cat = _concat(parts)
-        if len(parts) == 1:  # one partial is already aggregated
+        if sum(1 for p in parts if len(p)) <= 1:  # one partial is already aggregated
             return cat
         how = {f"p{i}": _COMBINE[h] for i, (_, h) in enumerate(self.partials)}
         nlevels = cat.index.nlevels
@@ -99,6 +105,8 @@ class GroupByAgg(Operand):
             shapes = yield partials
             n_groups = sum(s[0] for s in shapes)
             if n_groups > options.groupby_tree_max_groups:
+                if self.sort and _rangeable(out.inputs[0].meta, self.by):
+                    return (yield from self._tile_range(out, partials))
                 return self._tile_shuffle(out, partials)
         return self._tile_tree(out, partials)
 
@@ -119,6 +127,28 @@ class GroupByAgg(Operand):
         reducers = [ChunkData(self.new(stage="combine"), [m[j] for m in mapped],
                               (math.nan, len(self.partials)), None, (j, 0)) for j in range(n)]
         return self._result(out, "gather", reducers)
+
+    def _tile_range(self, out, partials):
+        """Shuffle by key ranges (from sampled keys): reducer j's groups all sort before
+        reducer j+1's, so the result keeps one chunk per reducer, already in order."""
+        n, width, meta = len(partials), len(self.partials), out.meta
+        samples = [ChunkData(KeySample(), [p], (math.nan,), None, (i,)) for i, p in enumerate(partials)]
+        bounds = ChunkData(Boundaries(n=n), samples, (math.nan,), None, (0,))
+        mapped = []
+        for i, p in enumerate(partials):
+            op = ShuffleMap(n_reducers=n, ranged=True, label=self.label)
+            mapped.append([ChunkData(op, [p, bounds], (math.nan, width), None, (i, 0), j) for j in range(n)])
+        reducers = [ChunkData(self.new(stage="combine"), [m[j] for m in mapped], (math.nan, width),
+                              None, (j, 0)) for j in range(n)]
+        offsets = [None] * n
+        if not self.as_index:  # each range needs its place in the result's RangeIndex
+            sizes = [s[0] for s in (yield reducers)]
+            offsets = [int(x) for x in np.cumsum([0] + sizes[:-1])]
+        shape = (math.nan, len(meta.columns)) if isinstance(meta, pd.DataFrame) else (math.nan,)
+        finals = [ChunkData(self.new(stage="finish", offset=offsets[j]), [r], shape, meta,
+                            (j, 0) if isinstance(meta, pd.DataFrame) else (j,))
+                  for j, r in enumerate(reducers)]
+        return rows_grid(finals, meta)
 
     def _result(self, out, stage, inputs):
         meta = out.meta
@@ -235,17 +265,45 @@ class _Meta:
 
 
 class ShuffleMap(Operand):
-    """Hash-partition one partial result by its group keys into ``n_reducers`` pieces."""
+    """Split one partial result by its group keys into ``n_reducers`` pieces: by hash, or
+    (``ranged``) by the key ranges of a boundaries input."""
 
-    _params = ("n_reducers",)
+    _params = ("n_reducers", "ranged")
+    ranged = False
     fusable = False
 
     @property
     def n_outputs(self) -> int:  # type: ignore[override]
         return self.n_reducers
 
-    def execute(self, partial):
+    def execute(self, partial, bounds=None):
+        if self.ranged:
+            return split_by_codes(partial, range_codes(partial.index, bounds), self.n_reducers)
         return hash_partition(partial, self.n_reducers)
+
+
+class KeySample(Operand):
+    """A few evenly spaced distinct keys of one partial result."""
+
+    def execute(self, partial):
+        return sample_keys(partial.index)
+
+
+class Boundaries(Operand):
+    """Split points between ``n`` key ranges, from all the samples."""
+
+    _params = ("n",)
+
+    def execute(self, *samples):
+        return pick_boundaries(list(samples), self.n)
+
+
+def _rangeable(meta: pd.DataFrame, by) -> bool:
+    """One key whose values sort with NumPy (numbers, dates, strings)."""
+    if len(by) != 1 or by[0] not in meta.columns:
+        return False
+    dtype = meta[by[0]].dtype
+    return getattr(dtype, "kind", "O") in "iufbmM" or pd.api.types.is_string_dtype(dtype)
 
 
 def _concat(values):
