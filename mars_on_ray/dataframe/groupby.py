@@ -1,7 +1,11 @@
-"""groupby-aggregate: per-chunk partial aggregation, then a tree combine or a hash shuffle.
+"""groupby-aggregate: per-chunk partial aggregation, then a tree combine or a shuffle.
 
-The strategy is picked from real sizes: tiling runs the partial stage first and shuffles when
-the partials hold more than ``options.groupby_tree_max_groups`` groups in total.
+Aggregations with mergeable partials (sum, count, mean, min, max, size, prod, first, last) are
+aggregated per chunk first; tiling runs that stage, and when the partials hold more than
+``options.groupby_tree_max_groups`` groups in total it shuffles them (by sampled key ranges when
+the result is sorted on one key, so each reducer's output is a result chunk in order; by hash
+otherwise, then one chunk restores pandas' group order) instead of a tree combine. Any other
+aggregation shuffles the rows by key hash and runs pandas' own groupby on whole groups.
 """
 from __future__ import annotations
 
