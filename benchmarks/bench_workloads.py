@@ -281,8 +281,29 @@ def overhead_mars(p, env):
     _, mt, _ = _mars(env)
     n = p["oh_n"]
     runs = _new_runs()
+    notes = {"chunks": n, "graph_s": _graph_seconds(mt.ones(n, chunk_size=1) + 1)}
     return _mars_case(env, lambda: _mars_value(env, mt.ones(n, chunk_size=1) + 1, runs),
-                      check_overhead(n), {"chunks": n}, runs)
+                      check_overhead(n), notes, runs)
+
+
+def _graph_seconds(expr):
+    """In-process optimize + tile + fuse time of ``expr`` (the supervisor-side graph work)."""
+    try:
+        from mars_on_ray.core.fusion import build_steps, fuse
+        from mars_on_ray.core.optimizer import optimize
+        from mars_on_ray.core.tiling import TileContext, tile_graph
+        t0 = time.perf_counter()
+        ctx = TileContext()
+        driver = tile_graph(optimize([expr.data]), ctx)
+        try:
+            driver.send(None)
+        except StopIteration:
+            pass
+        chunks = list(ctx[expr.data].flat)
+        fuse(build_steps(chunks, set()), {c.key for c in chunks})
+        return round(time.perf_counter() - t0, 3)
+    except Exception as exc:
+        return f"? ({type(exc).__name__})"
 
 
 def sessions_warm(p, env):
