@@ -224,6 +224,9 @@ def test_sorted_shuffle_keeps_one_chunk_per_key_range(df):
             tiled = LocalExecutor().tile(result.data)
             assert tiled.chunks.shape[0] == 8
             assert_eq(result, expected)
+        median = m.groupby("k2", as_index=False)["w"].median()
+        assert LocalExecutor().tile(median.data).chunks.shape[0] == 8
+        assert_eq(median, df.groupby("k2", as_index=False)["w"].median())
         unsorted = m.groupby("k", sort=False).sum()
         assert LocalExecutor().tile(unsorted.data).chunks.shape[0] == 1
         assert_eq(unsorted, df.groupby("k", sort=False).sum())

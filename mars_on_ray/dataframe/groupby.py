@@ -135,7 +135,7 @@ class GroupByAgg(Operand):
     def _tile_range(self, out, partials):
         """Shuffle by key ranges (from sampled keys): reducer j's groups all sort before
         reducer j+1's, so the result keeps one chunk per reducer, already in order."""
-        n, width, meta = len(partials), len(self.partials), out.meta
+        n, width = len(partials), len(self.partials)
         samples = [ChunkData(KeySample(), [p], (math.nan,), None, (i,)) for i, p in enumerate(partials)]
         bounds = ChunkData(Boundaries(n=n), samples, (math.nan,), None, (0,))
         mapped = []
@@ -144,15 +144,7 @@ class GroupByAgg(Operand):
             mapped.append([ChunkData(op, [p, bounds], (math.nan, width), None, (i, 0), j) for j in range(n)])
         reducers = [ChunkData(self.new(stage="combine"), [m[j] for m in mapped], (math.nan, width),
                               None, (j, 0)) for j in range(n)]
-        offsets = [None] * n
-        if not self.as_index:  # each range needs its place in the result's RangeIndex
-            sizes = [s[0] for s in (yield reducers)]
-            offsets = [int(x) for x in np.cumsum([0] + sizes[:-1])]
-        shape = (math.nan, len(meta.columns)) if isinstance(meta, pd.DataFrame) else (math.nan,)
-        finals = [ChunkData(self.new(stage="finish", offset=offsets[j]), [r], shape, meta,
-                            (j, 0) if isinstance(meta, pd.DataFrame) else (j,))
-                  for j, r in enumerate(reducers)]
-        return rows_grid(finals, meta)
+        return (yield from _range_result(self, out, reducers))
 
     def _result(self, out, stage, inputs):
         meta = out.meta
@@ -186,9 +178,15 @@ class GroupByApply(Operand):
     (``'gather'``)."""
 
     _params = ("by", "sort", "dropna", "observed", "selection", "func", "func_kwargs", "size",
-               "as_index", "index_names", "result_meta", "stage", "with_order")
+               "as_index", "index_names", "result_meta", "stage", "with_order", "offset")
+    offset = None
 
     def execute(self, *values):
+        if self.stage == "finish":  # one key range of a range-partitioned result
+            res = _conform(values[0], self.result_meta.value, self.as_index, self.index_names)
+            if self.offset is not None:
+                res.index = pd.RangeIndex(self.offset, self.offset + len(res))
+            return res
         if self.stage == "gather":
             res = _concat(values)
             if self.with_order:
@@ -217,6 +215,8 @@ class GroupByApply(Operand):
         n, shape = len(chunks), (math.nan, math.nan)
         if n == 1:
             reducers = [ChunkData(self.new(stage="apply", with_order=False), chunks, shape, None, (0, 0))]
+        elif self.sort and _rangeable(out.inputs[0].meta, self.by):
+            return (yield from self._tile_range(out, chunks))
         else:
             mapped = []
             for i, c in enumerate(chunks):
@@ -232,17 +232,52 @@ class GroupByApply(Operand):
         return rows_grid([ChunkData(gather, reducers, shape, meta, index)], meta)
 
 
-class RowShuffleMap(Operand):
-    """Hash-partition rows by their key columns (with their global order when it is needed)."""
+    def _tile_range(self, out, chunks):
+        """Rows shuffled by sampled key ranges: one ordered result chunk per reducer."""
+        n, meta, unknown = len(chunks), out.meta, (math.nan, math.nan)
+        samples = [ChunkData(KeySample(column=self.by[0]), [c], (math.nan,), None, (i,))
+                   for i, c in enumerate(chunks)]
+        bounds = ChunkData(Boundaries(n=n), samples, (math.nan,), None, (0,))
+        mapped = []
+        for i, c in enumerate(chunks):
+            op = RowShuffleMap(by=self.by, n_reducers=n, ranged=True, label=self.label)
+            mapped.append([ChunkData(op, [c, bounds], unknown, None, (i, 0), j) for j in range(n)])
+        reducers = [ChunkData(self.new(stage="apply", with_order=False), [m[j] for m in mapped],
+                              unknown, None, (j, 0)) for j in range(n)]
+        return (yield from _range_result(self, out, reducers))
 
-    _params = ("by", "n_reducers", "order_base", "with_order")
+
+def _range_result(op, out, reducers):
+    """Per key range, a chunk finishing the reducer's output (placed in a RangeIndex if needed)."""
+    meta = out.meta
+    offsets = [None] * len(reducers)
+    if not op.as_index:
+        sizes = [s[0] for s in (yield reducers)]
+        offsets = [int(x) for x in np.cumsum([0] + sizes[:-1])]
+    shape = (math.nan, len(meta.columns)) if isinstance(meta, pd.DataFrame) else (math.nan,)
+    finals = [ChunkData(op.new(stage="finish", offset=offsets[j]), [r], shape, meta,
+                        (j, 0) if isinstance(meta, pd.DataFrame) else (j,))
+              for j, r in enumerate(reducers)]
+    return rows_grid(finals, meta)
+
+
+class RowShuffleMap(Operand):
+    """Partition rows by their key columns: by hash (with their global order when it is
+    needed), or (``ranged``) by the key ranges of a boundaries input."""
+
+    _params = ("by", "n_reducers", "order_base", "with_order", "ranged")
+    ranged = False
+    with_order = False
     fusable = False
 
     @property
     def n_outputs(self) -> int:  # type: ignore[override]
         return self.n_reducers
 
-    def execute(self, frame):
+    def execute(self, frame, bounds=None):
+        if self.ranged:
+            codes = range_codes(frame[self.by[0]], bounds)
+            return split_by_codes(frame, codes, self.n_reducers)
         if self.with_order:
             frame = frame.assign(**{_ORDER_COL: np.arange(len(frame), dtype=np.int64) + self.order_base})
         return hash_partition(frame, self.n_reducers, on=list(self.by))
@@ -287,10 +322,13 @@ class ShuffleMap(Operand):
 
 
 class KeySample(Operand):
-    """A few evenly spaced distinct keys of one partial result."""
+    """A few evenly spaced distinct keys of one chunk: its index, or its ``column``."""
 
-    def execute(self, partial):
-        return sample_keys(partial.index)
+    _params = ("column",)
+    column = None
+
+    def execute(self, chunk):
+        return sample_keys(chunk.index if self.column is None else chunk[self.column])
 
 
 class Boundaries(Operand):
