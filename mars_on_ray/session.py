@@ -17,6 +17,7 @@ import ray
 
 from .config import options
 from .core.entity import TileableData
+from .core.execution import value_meta
 from .core.graph import FlatGraph, topo_order
 from .core.merge import merge_chunks
 from .core.tiling import TileContext
@@ -39,6 +40,8 @@ class Session:
         self._released: list[str] = []
         self._lock = threading.Lock()
         self._flush_timer: threading.Timer | None = None
+        self._send_lock = threading.Lock()
+        self._pending_decref = None
         self.closed = False
         #: subtask and stage counts of the last task this session ran
         self.last_task: dict = {}
@@ -47,7 +50,11 @@ class Session:
     def execute(self, *objs: Tileable, show_progress: bool | None = None) -> None:
         """Run the graphs behind ``objs`` as one task (shared work is computed once)."""
         self._check_open()
-        self._flush_released()
+        # a key released a moment ago may be executed again now: settle releases first
+        self._flush_released(wait=True)
+        for node in topo_order([o.data for o in objs]):
+            if node.key in self._results:
+                self._track(node)  # this node object now also keeps the stored result alive
         nodes = [o.data for o in objs if o.data.key not in self._results]
         nodes = list({n.key: n for n in nodes}.values())
         if not nodes:
@@ -112,6 +119,7 @@ class Session:
     def _upload_sources(self, roots: list[TileableData]) -> None:
         """Put every in-memory source's chunk pieces into the object store, once."""
         refs: dict[str, list] = {}
+        metas: dict[str, tuple] = {}
         held: dict[str, list[str]] = {}
         for node in topo_order(roots, stop=lambda n: n.key in self._results):
             if not isinstance(node.op, ClientData) or node.key in self._results:
@@ -121,11 +129,13 @@ class Session:
             tiled = node.op.tile(TileContext(), node)
             for chunk in tiled.flat:
                 refs[chunk.key] = [ray.put(chunk.op.data)]
+                metas[chunk.key] = value_meta(chunk.op.data)
             held[node.key] = [c.key for c in tiled.flat]
             self._results[node.key] = _source_result(node, tiled)
             self._track(node)
         if refs:
             ray.get([get_service("storage").put.remote(self.session_id, refs),
+                     get_service("meta").set.remote(self.session_id, metas),
                      get_service("lifecycle").incref.remote(self.session_id, held)])
 
     # -- lifecycle ---------------------------------------------------------------------------
@@ -152,14 +162,23 @@ class Session:
                 self._flush_timer.daemon = True
                 self._flush_timer.start()
 
-    def _flush_released(self) -> None:
-        with self._lock:
-            keys, self._released, self._flush_timer = self._released, [], None
-        if keys and not self.closed and ray.is_initialized():
-            try:
-                get_service("lifecycle").decref.remote(self.session_id, keys)
-            except Exception:  # the cluster is going away
-                pass
+    def _flush_released(self, wait: bool = False) -> None:
+        """Send pending releases; ``wait``: until the services have applied them."""
+        with self._send_lock:  # releases reach the lifecycle service in the order they happened
+            with self._lock:
+                keys, self._released, self._flush_timer = self._released, [], None
+            if self._pending_decref is not None and wait:
+                ray.wait([self._pending_decref], timeout=30)
+                self._pending_decref = None
+            if keys and not self.closed and ray.is_initialized():
+                try:
+                    ref = get_service("lifecycle").decref.remote(self.session_id, keys)
+                except Exception:  # the cluster is going away
+                    return
+                if wait:
+                    ray.wait([ref], timeout=30)
+                else:
+                    self._pending_decref = ref
 
     # -- closing -----------------------------------------------------------------------------
     def close(self) -> None:

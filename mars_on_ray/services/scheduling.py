@@ -21,6 +21,10 @@ def unwrap_error(exc: BaseException) -> BaseException:
     return cause if isinstance(cause, BaseException) else exc
 
 
+class SubtaskFailed(Exception):
+    """A subtask raised ``args[0]`` (the user's exception); anything else is our own fault."""
+
+
 class _TaskRefs:
     def __init__(self, session_id: str):
         self.session_id = session_id
@@ -59,7 +63,7 @@ class SchedulingService(Service):
         failed = next((f for f in futures if f.done() and f.exception() is not None), None)
         if failed is not None:  # stop the rest of the stage, report the user's error
             self._cancel(task)
-            raise unwrap_error(failed.exception())
+            raise SubtaskFailed(unwrap_error(failed.exception()))
         metas: dict[str, tuple] = {}
         for spec, fut in zip(specs, futures):
             metas.update(zip(spec.output_keys, fut.result()))

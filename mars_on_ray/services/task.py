@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import asyncio
 import time
+import traceback
 import uuid
 from dataclasses import dataclass, field
 
@@ -14,7 +15,7 @@ from ..core.graph import FlatGraph, topo_order
 from ..core.optimizer import optimize
 from ..core.tiling import TileContext, tile_graph
 from .registry import Service
-from .scheduling import unwrap_error
+from .scheduling import SubtaskFailed, unwrap_error
 
 
 @dataclass
@@ -24,7 +25,8 @@ class TaskState:
     roots: list[TileableData]
     hold: list[str]
     started: float = field(default_factory=time.time)
-    computed: dict[str, tuple] = field(default_factory=dict)  # key -> meta, made by this task
+    made: set[str] = field(default_factory=set)  # chunk keys computed by this task
+    metas: dict[str, tuple] = field(default_factory=dict)  # key -> (shape, nbytes) known so far
     stages: int = 0
     subtasks: int = 0
     future: asyncio.Task | None = None
@@ -87,6 +89,15 @@ class TaskService(Service):
                 state.future.cancel()
 
     async def _run(self, state: TaskState) -> list[TileableResult]:
+        try:
+            return await self._run_stages(state)
+        except SubtaskFailed as failed:  # the user's own exception, reported as it is
+            raise failed.args[0] from None
+        except Exception as exc:  # a fault of ours or a tiling error: keep where it happened
+            exc.add_note("raised in the task service:\n" + traceback.format_exc(limit=-8))
+            raise
+
+    async def _run_stages(self, state: TaskState) -> list[TileableResult]:
         keep: list[str] = []
         try:
             ctx = TileContext()
@@ -117,29 +128,28 @@ class TaskService(Service):
                 await self.service("scheduling").finish_task.remote(state.task_id, [])
 
     async def _compute(self, state: TaskState, chunks: list[ChunkData]) -> dict[str, tuple]:
-        """Make ``chunks`` exist (computing only what is not stored); returns their metas."""
+        """Make ``chunks`` exist (computing only what is not stored); returns known metas."""
         targets = {c.key for c in chunks}
-        closure = [c.key for c in topo_order(chunks) if c.key not in state.computed]
+        closure = [c.key for c in topo_order(chunks) if c.key not in state.made]
         stored = await self.service("storage").stored.remote(state.session_id, closure)
-        known = set(state.computed) | set(stored)
-        steps = build_steps(chunks, known)
+        steps = build_steps(chunks, state.made | set(stored))
         if steps:
             state.stages += 1
             specs = fuse(steps, targets)
             state.subtasks += len(specs)
             used = {k for s in specs for k in s.input_keys}
-            stored_inputs = [k for k in stored if k in used]
             try:
                 metas = await self.service("scheduling").run_stage.remote(
-                    state.session_id, state.task_id, specs, stored_inputs)
+                    state.session_id, state.task_id, specs, [k for k in stored if k in used])
             except Exception as exc:
                 raise unwrap_error(exc) from None
-            state.computed.update(metas)
-        missing = [k for k in targets if k not in state.computed]
+            state.made.update(metas)
+            state.metas.update(metas)
+        missing = [k for k in targets if k not in state.metas]
         if missing:
             found = await self.service("meta").get.remote(state.session_id, missing)
-            state.computed.update({k: m for k, m in zip(missing, found) if m is not None})
-        return state.computed
+            state.metas.update({k: m for k, m in zip(missing, found) if m is not None})
+        return state.metas
 
     @staticmethod
     def _describe(root: TileableData, tiled, metas: dict[str, tuple]) -> TileableResult:
