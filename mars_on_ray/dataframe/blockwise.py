@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 import math
-from typing import Any, Callable
+from typing import Callable
 
 import numpy as np
 import pandas as pd

@@ -14,7 +14,7 @@ import pandas as pd
 from ..config import options
 from ..core.entity import ChunkData, Tiled, chunk_grid
 from ..core.operand import Operand
-from ..tensor.core import new_tensor, tensor_meta
+from ..tensor.core import new_tensor
 from .blockwise import map_chunks, row_chunks, sample_of
 from .core import DataFrame, new_frame
 
