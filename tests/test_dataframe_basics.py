@@ -189,3 +189,18 @@ def test_source_tiles_without_data_like_the_services(df):
     there = remote.tile(TileContext(), m.data)
     assert [c.key for c in here.flat] == [c.key for c in there.flat]
     assert here.nsplits == there.nsplits == ((7, 7, 7, 2), (4,))
+
+
+def test_missing_values():
+    pdf = pd.DataFrame({"a": [1.0, np.nan, 3, np.nan, 5, 6, np.nan], "b": [np.nan, "x", "y", None, "z", "w", "v"]})
+    m = md.DataFrame(pdf, chunk_size=3)
+    assert_eq(m.isna(), pdf.isna())
+    assert_eq(m.notna(), pdf.notna())
+    assert_eq(m["a"].fillna(0), pdf["a"].fillna(0))
+    assert_eq(m.fillna({"a": -1}), pdf.fillna({"a": -1}))
+    assert_eq(m.dropna(), pdf.dropna())
+    assert_eq(m.dropna(subset=["a"]), pdf.dropna(subset=["a"]))
+    assert_eq(m.dropna(thresh=2), pdf.dropna(thresh=2))
+    assert_eq(m["a"].dropna().sum(), pdf["a"].dropna().sum())
+    with pytest.raises(KeyError):
+        m.dropna(subset=["missing"])

@@ -64,6 +64,10 @@ class _Frame(Tileable):
     __abs__ = _lazy("arithmetic", "abs")
     abs = _lazy("arithmetic", "abs")
     astype = _lazy("arithmetic", "astype")
+    isna = _lazy("missing", "isna")
+    notna = _lazy("missing", "notna")
+    fillna = _lazy("missing", "fillna")
+    dropna = _lazy("missing", "dropna")
     del _name, _dunder, _func
 
 

@@ -1,0 +1,46 @@
+"""Missing values: isna / notna, fillna with a value, dropna of rows."""
+from __future__ import annotations
+
+from .blockwise import map_chunks
+
+__all__: list[str] = []
+
+
+def _isna(obj):
+    return obj.isna()
+
+
+def _notna(obj):
+    return obj.notna()
+
+
+def _fillna(obj, value):
+    return obj.fillna(value)
+
+
+def _dropna(obj, kwargs):
+    return obj.dropna(**kwargs)
+
+
+def isna(obj):
+    """True where a value is missing."""
+    return map_chunks(_isna, (obj,), label="md.isna")
+
+
+def notna(obj):
+    """True where a value is present."""
+    return map_chunks(_notna, (obj,), label="md.notna")
+
+
+def fillna(obj, value):
+    """Replace missing values with a scalar (or a column -> value dict)."""
+    if isinstance(value, (dict,)) or not hasattr(value, "shape"):
+        return map_chunks(_fillna, (obj, value), label="md.fillna", validate=True)
+    raise NotImplementedError("fillna with a Series / DataFrame value is not supported yet")
+
+
+def dropna(obj, how="any", subset=None, thresh=None):
+    """Drop rows with missing values (``axis=0`` only)."""
+    kwargs = {"subset": subset} if subset is not None else {}
+    kwargs.update({"thresh": thresh} if thresh is not None else {"how": how})
+    return map_chunks(_dropna, (obj, kwargs), keep_rows=False, label="md.dropna")
