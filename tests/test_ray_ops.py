@@ -91,3 +91,12 @@ def test_groupby_strategies_on_ray(max_groups, monkeypatch):
     assert_eq(df.groupby("k").agg({"v": "sum", "w": ["min", "mean"]}),
               pdf.groupby("k").agg({"v": "sum", "w": ["min", "mean"]}))
     assert_eq(df.groupby("k")["v"].count(), pdf.groupby("k")["v"].count())
+
+
+def test_regression_stored_chunk_known_by_meta_reaches_next_stage():
+    """A chunk stored by an earlier task, whose shape a later task only looked up, must still be
+    passed to that task's subtasks (it was dropped: KeyError in the scheduler)."""
+    data = np.arange(50.0)
+    t = mt.tensor(data, chunk_size=8)
+    picked = t[t % 3 == 0].execute()
+    assert_eq(picked[2:5] * 2, data[data % 3 == 0][2:5] * 2)

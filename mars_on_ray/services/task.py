@@ -56,26 +56,20 @@ class TaskService(Service):
     async def wait(self, task_id: str, timeout: float) -> dict:
         """Wait up to ``timeout`` s; returns status, progress and, when done, results or error."""
         state = self._tasks[task_id]
-        try:
-            await asyncio.wait_for(asyncio.shield(state.future), timeout)
-        except asyncio.TimeoutError:
-            pass
-        except BaseException:
-            pass
-        if state.future.done():
-            done_subtasks = total = state.subtasks
-        else:
+        await asyncio.wait([state.future], timeout=timeout)
+        if not state.future.done():
             done_subtasks, total = await self.service("scheduling").progress.remote(task_id)
-        status = {"done": state.future.done(), "subtasks_done": done_subtasks,
-                  "subtasks_total": total, "stages": state.stages}
-        if state.future.done():
-            self._tasks.pop(task_id, None)
-            if state.future.cancelled():
-                status["error"] = asyncio.CancelledError("the task was cancelled")
-            elif state.future.exception() is not None:
-                status["error"] = state.future.exception()
-            else:
-                status["results"] = state.future.result()
+            return {"done": False, "subtasks_done": done_subtasks, "subtasks_total": total,
+                    "stages": state.stages}
+        self._tasks.pop(task_id, None)
+        status = {"done": True, "subtasks_done": state.subtasks, "subtasks_total": state.subtasks,
+                  "stages": state.stages}
+        if state.future.cancelled():
+            status["error"] = asyncio.CancelledError("the task was cancelled")
+        elif state.future.exception() is not None:
+            status["error"] = state.future.exception()
+        else:
+            status["results"] = state.future.result()
         return status
 
     async def cancel(self, task_id: str) -> None:
