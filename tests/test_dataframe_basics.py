@@ -204,3 +204,12 @@ def test_missing_values():
     assert_eq(m["a"].dropna().sum(), pdf["a"].dropna().sum())
     with pytest.raises(KeyError):
         m.dropna(subset=["missing"])
+
+
+def test_constructors_from_lazy_objects_with_dtype(df):
+    m = md.DataFrame(df[["a", "b"]], chunk_size=5)
+    assert md.DataFrame(m).key == m.key
+    assert_eq(md.DataFrame(m, dtype="float32"), df[["a", "b"]].astype("float32"))
+    assert_eq(md.Series(m["a"], dtype="float64"), df["a"].astype("float64"))
+    x = np.arange(12).reshape(6, 2)
+    assert_eq(md.DataFrame(mt.tensor(x, chunk_size=4), dtype="float64"), pd.DataFrame(x, dtype="float64"))
