@@ -29,8 +29,8 @@ class _TaskRefs:
     def __init__(self, session_id: str):
         self.session_id = session_id
         self.refs: dict[str, ray.ObjectRef] = {}
-        self.meta_futures: list[asyncio.Future] = []
         self.meta_refs: list[ray.ObjectRef] = []
+        self.done = 0
 
 
 class SchedulingService(Service):
@@ -48,33 +48,46 @@ class SchedulingService(Service):
         if missing:
             refs = await self.service("storage").get_refs.remote(session_id, missing)
             task.refs.update(zip(missing, refs))
-        futures = []
+        meta_refs = []
         for spec in specs:
             out = submit_subtask(spec, [task.refs[k] for k in spec.input_keys],
                                  options.subtask_max_retries)
             task.refs.update(zip(spec.output_keys, out[1:]))
-            futures.append(asyncio.wrap_future(out[0].future()))
-            task.meta_refs.append(out[0])
-        task.meta_futures.extend(futures)
-        if futures:
-            await asyncio.wait(futures, return_when=asyncio.FIRST_EXCEPTION)
-        if self._tasks.get(task_id) is not task or any(f.cancelled() for f in futures):
+            meta_refs.append(out[0])
+        task.meta_refs.extend(meta_refs)
+        results = await self._gather(task, meta_refs)
+        if self._tasks.get(task_id) is not task:
             raise asyncio.CancelledError(f"task {task_id} was cancelled")
-        failed = next((f for f in futures if f.done() and f.exception() is not None), None)
-        if failed is not None:  # stop the rest of the stage, report the user's error
-            self._cancel(task)
-            raise SubtaskFailed(unwrap_error(failed.exception()))
         metas: dict[str, tuple] = {}
-        for spec, fut in zip(specs, futures):
-            metas.update(zip(spec.output_keys, fut.result()))
+        for spec, result in zip(specs, results):
+            metas.update(zip(spec.output_keys, result))
         await self.service("meta").set.remote(session_id, metas)
         return metas
+
+    async def _gather(self, task: _TaskRefs, refs: list[ray.ObjectRef]) -> list:
+        """The meta values of ``refs``, polled in bulk (a future per ref costs more than the
+        task itself for tiny subtasks); on the first failure the task's subtasks are cancelled."""
+        values: dict[ray.ObjectRef, object] = {}
+        pending = refs
+        while pending:
+            ready, pending = await asyncio.to_thread(
+                ray.wait, pending, num_returns=len(pending), timeout=0.05, fetch_local=True)
+            if not ready:
+                continue
+            try:
+                got = await asyncio.to_thread(ray.get, ready)
+            except Exception as exc:
+                self._cancel(task)
+                raise SubtaskFailed(unwrap_error(exc)) from None
+            values.update(zip(ready, got))
+            task.done += len(ready)
+        return [values[r] for r in refs]
 
     async def progress(self, task_id: str) -> tuple[int, int]:
         task = self._tasks.get(task_id)
         if task is None:
             return 0, 0
-        return sum(f.done() for f in task.meta_futures), len(task.meta_futures)
+        return task.done, len(task.meta_refs)
 
     async def finish_task(self, task_id: str, keep: list[str]) -> None:
         """Hand the kept refs to storage and drop every other ref the task made."""
@@ -86,12 +99,9 @@ class SchedulingService(Service):
             await self.service("storage").put.remote(task.session_id, kept)
         else:
             self._cancel(task)
-        for fut in task.meta_futures:
-            fut.cancel()
 
     @staticmethod
     def _cancel(task: _TaskRefs) -> None:
-        """Cancel the task's subtasks that have not finished (finished ones are unaffected)."""
-        for ref, fut in zip(task.meta_refs, task.meta_futures):
-            if not fut.done():
-                ray.cancel(ref)
+        """Cancel the task's subtasks; finished ones are unaffected."""
+        for ref in task.meta_refs:
+            ray.cancel(ref)
