@@ -103,7 +103,8 @@ class Session:
 
                     names = ", ".join(dict.fromkeys(n.op.name for n in nodes))
                     bar = tqdm(total=1.0, desc=names[:40], unit="", bar_format=(
-                        "{desc}: {percentage:3.0f}%|{bar}| {elapsed}<{remaining}"), disable=None)
+                        "{desc}: {percentage:3.0f}%|{bar}| {elapsed}<{remaining}"),
+                               disable=None if show_progress is None else False)
                 if bar is not None and status["subtasks_total"]:
                     bar.n = status["subtasks_done"] / status["subtasks_total"]
                     bar.refresh()

@@ -9,6 +9,7 @@ from __future__ import annotations
 import math
 import pickle
 
+import cloudpickle
 import numpy as np
 import pandas as pd
 
@@ -102,7 +103,7 @@ def _check_chunks(node: TileableData, check_dtype: bool) -> None:
 
 def _check_keys(node: TileableData) -> None:
     """Keys come from content: a pickled graph rebuilds every key from operand + inputs."""
-    roundtrip = pickle.loads(pickle.dumps(FlatGraph([node]))).roots[0]
+    roundtrip = pickle.loads(cloudpickle.dumps(FlatGraph([node]))).roots[0]
     for n in topo_order([roundtrip]):
         extra = n.chunk_size if isinstance(n, TileableData) else n.index
         rebuilt = node_key(tokenize(type(n.op), n.op.params), n.inputs, n.output_index, extra)

@@ -143,3 +143,15 @@ def test_cancelled_task_frees_what_it_made(session):
     assert stored_chunks().get(session.session_id, 0) <= baseline
     ray_progress = ray.get(get_service("scheduling").progress.remote(task_id))
     assert ray_progress == (0, 0)  # the scheduler forgot the task and its refs
+
+
+def test_progress_bar_shows_for_long_work(capsys):
+    slow = map_chunks(fill((4,), chunk_size=1), func=sleep_then_add_one)
+    slow.execute(show_progress=True)
+    err = capsys.readouterr().err
+    assert "map_chunks" in err and "100%" in err
+
+
+def test_no_progress_bar_for_quick_work(capsys):
+    map_chunks(fill((4,), chunk_size=2)).execute()
+    assert "%|" not in capsys.readouterr().err

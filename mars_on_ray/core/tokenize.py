@@ -53,7 +53,7 @@ def _feed(h, obj: Any) -> None:
         h.update(f"np:{type(obj).__name__}:{obj!r};".encode())
     elif isinstance(obj, (pd.DataFrame, pd.Series, pd.Index)):
         h.update(type(obj).__name__.encode())
-        _feed(h, repr(getattr(obj, "dtypes", obj.dtype)))
+        _feed(h, repr(obj.dtypes if isinstance(obj, pd.DataFrame) else obj.dtype))
         if isinstance(obj, pd.DataFrame):
             _feed(h, list(map(str, obj.columns)))
         frame = obj.to_frame() if isinstance(obj, pd.Index) else obj
