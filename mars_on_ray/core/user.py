@@ -1,6 +1,7 @@
 """The thin user-facing objects wrapping tileable nodes, and the hook that executes them."""
 from __future__ import annotations
 
+import importlib
 from typing import Any, Callable
 
 from .entity import TileableData
@@ -11,6 +12,20 @@ _runner: dict[str, Callable] = {}
 
 def set_runner(execute: Callable, fetch: Callable) -> None:
     _runner["execute"], _runner["fetch"] = execute, fetch
+
+
+def lazy_method(package: str, module: str, name: str, reflected: bool = False) -> Callable:
+    """A method calling ``package.module.name(self, ...)``, imported on first call (the
+    operation modules import the user classes, so the classes cannot import them)."""
+
+    def method(self, *args, **kwargs):
+        func = getattr(importlib.import_module(f"{package}.{module}"), name)
+        if reflected:
+            return func(args[0], self, **kwargs)
+        return func(self, *args, **kwargs)
+
+    method.__name__ = name
+    return method
 
 
 class Tileable:

@@ -5,13 +5,12 @@ Frames are split by rows only: a DataFrame's chunk grid is (n, 1), a Series' or 
 """
 from __future__ import annotations
 
-import importlib
 
 import pandas as pd
 
 from ..core.entity import TileableData
 from ..core.operand import Operand
-from ..core.user import Tileable
+from ..core.user import Tileable, lazy_method
 
 
 def new_frame(op: Operand, inputs, nrows, meta, chunk_size=None):
@@ -27,14 +26,7 @@ def new_frame(op: Operand, inputs, nrows, meta, chunk_size=None):
 
 
 def _lazy(module: str, name: str, reflected: bool = False):
-    def method(self, *args, **kwargs):
-        func = getattr(importlib.import_module(f"mars_on_ray.dataframe.{module}"), name)
-        if reflected:
-            return func(args[0], self, **kwargs)
-        return func(self, *args, **kwargs)
-
-    method.__name__ = name
-    return method
+    return lazy_method("mars_on_ray.dataframe", module, name, reflected)
 
 
 class _Frame(Tileable):

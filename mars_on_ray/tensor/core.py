@@ -1,14 +1,13 @@
 """Tensor: the user object of the NumPy API."""
 from __future__ import annotations
 
-import importlib
 from typing import Any
 
 import numpy as np
 
 from ..core.entity import TileableData
 from ..core.operand import Operand
-from ..core.user import Tileable
+from ..core.user import Tileable, lazy_method
 
 
 def tensor_meta(dtype, ndim: int) -> np.ndarray:
@@ -23,14 +22,7 @@ def new_tensor(op: Operand, inputs, shape, dtype, chunk_size=None) -> "Tensor":
 
 
 def _lazy(module: str, name: str, reflected: bool = False):
-    def method(self, *args, **kwargs):
-        func = getattr(importlib.import_module(f"mars_on_ray.tensor.{module}"), name)
-        if reflected:
-            return func(args[0], self, **kwargs)
-        return func(self, *args, **kwargs)
-
-    method.__name__ = name
-    return method
+    return lazy_method("mars_on_ray.tensor", module, name, reflected)
 
 
 class Tensor(Tileable):
