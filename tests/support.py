@@ -56,6 +56,21 @@ def sleep_then_add_one(x):
     return x + 1
 
 
+class DieOnce:
+    """A chunk function whose worker process dies the first time it runs (a lost worker)."""
+
+    def __init__(self, marker: str):
+        self.marker = marker
+
+    def __call__(self, x):
+        import os
+
+        if not os.path.exists(self.marker):
+            open(self.marker, "w").close()
+            os._exit(1)
+        return x + 1
+
+
 def fill(shape, value=1.0, chunk_size=None, dtype="f8"):
     dtype = np.dtype(dtype)
     return new_tensor(Fill(shape=shape, value=value, dtype=dtype, label="fill"), [], shape, dtype, chunk_size)

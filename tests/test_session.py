@@ -155,3 +155,11 @@ def test_progress_bar_shows_for_long_work(capsys):
 def test_no_progress_bar_for_quick_work(capsys):
     map_chunks(fill((4,), chunk_size=2)).execute()
     assert "%|" not in capsys.readouterr().err
+
+
+def test_subtask_whose_worker_dies_is_retried(tmp_path, session):
+    from support import DieOnce
+
+    t = map_chunks(fill((6,), chunk_size=3), func=DieOnce(str(tmp_path / "died")))
+    np.testing.assert_array_equal(t.fetch(), np.full(6, 2.0))
+    assert (tmp_path / "died").exists()

@@ -35,12 +35,14 @@ def get_service(name: str) -> ray.actor.ActorHandle:
 def ensure_services() -> dict[str, ray.actor.ActorHandle]:
     """Start every service that is not running yet (concurrently) and wait until all answer."""
     handles = {}
+    # on the head node: the scheduler owns every chunk, and an owner's data dies with its node
+    head = {"node:__internal_head__": 0.001} if "node:__internal_head__" in ray.cluster_resources() else {}
     for name, target in SERVICE_NAMES.items():
         module, cls_name = target.split(":")
         cls = getattr(importlib.import_module(f"{__package__}.{module}"), cls_name)
         handles[name] = ray.remote(cls).options(
             name=_actor_name(name), namespace=NAMESPACE, lifetime="detached",
-            get_if_exists=True, num_cpus=0, max_restarts=-1, max_concurrency=1000,
+            get_if_exists=True, num_cpus=0, max_restarts=-1, max_concurrency=1000, resources=head,
         ).remote()
     ray.get([h.ready.remote() for h in handles.values()])
     _handles.clear()
