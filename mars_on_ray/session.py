@@ -64,7 +64,8 @@ class Session:
         task = get_service("task")
         task_id = ray.get(task.submit.remote(self.session_id, FlatGraph(nodes), hold))
         status = self._wait(task, task_id, nodes, show_progress)
-        self.last_task = {"subtasks": status["subtasks_total"], "stages": status["stages"]}
+        self.last_task = {"subtasks": status["subtasks_total"], "stages": status["stages"],
+                          "seconds": status.get("timings", {})}
         if "error" in status:
             raise status["error"]
         for node, result in zip(nodes, status["results"]):

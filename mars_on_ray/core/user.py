@@ -6,12 +6,18 @@ from typing import Any, Callable
 
 from .entity import TileableData
 
-# Set by mars_on_ray.session at import: run(objs, session=None, **kw) executes tileables.
+# Set by mars_on_ray.session when it loads: execute(obj, session=None, **kw), fetch(...).
 _runner: dict[str, Callable] = {}
 
 
 def set_runner(execute: Callable, fetch: Callable) -> None:
     _runner["execute"], _runner["fetch"] = execute, fetch
+
+
+def _run(kind: str) -> Callable:
+    if not _runner:  # the client registers itself when loaded; load it on first execution
+        importlib.import_module("mars_on_ray.session")
+    return _runner[kind]
 
 
 def lazy_method(package: str, module: str, name: str, reflected: bool = False) -> Callable:
@@ -54,12 +60,12 @@ class Tileable:
 
     def execute(self, session=None, **kwargs: Any) -> "Tileable":
         """Run the graph behind this object; returns the object itself."""
-        _runner["execute"](self, session=session, **kwargs)
+        _run("execute")(self, session=session, **kwargs)
         return self
 
     def fetch(self, session=None, **kwargs: Any):
         """The computed value as a NumPy / pandas object (executes first if needed)."""
-        return _runner["fetch"](self, session=session, **kwargs)
+        return _run("fetch")(self, session=session, **kwargs)
 
     def __len__(self) -> int:
         if not self.data.shape:

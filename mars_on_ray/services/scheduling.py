@@ -6,6 +6,7 @@ a running task live here (detached) rather than in a driver that may exit.
 from __future__ import annotations
 
 import asyncio
+import os
 
 import ray
 
@@ -36,6 +37,8 @@ class _TaskRefs:
 class SchedulingService(Service):
     def __init__(self):
         self._tasks: dict[str, _TaskRefs] = {}
+        # our ray.get of ready metas runs in a worker thread, not on the event loop
+        os.environ["RAY_WARN_BLOCKING_GET_INSIDE_ASYNC"] = "0"
 
     async def run_stage(self, session_id: str, task_id: str, specs: list[SubtaskSpec],
                         stored_inputs: list[str]) -> dict[str, tuple]:

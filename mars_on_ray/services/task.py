@@ -29,6 +29,7 @@ class TaskState:
     metas: dict[str, tuple] = field(default_factory=dict)  # key -> (shape, nbytes) known so far
     stages: int = 0
     subtasks: int = 0
+    timings: dict[str, float] = field(default_factory=lambda: {"tile": 0.0, "fuse": 0.0, "run": 0.0})
     future: asyncio.Task | None = None
 
 
@@ -63,7 +64,7 @@ class TaskService(Service):
                     "stages": state.stages}
         self._tasks.pop(task_id, None)
         status = {"done": True, "subtasks_done": state.subtasks, "subtasks_total": state.subtasks,
-                  "stages": state.stages}
+                  "stages": state.stages, "timings": state.timings}
         if state.future.cancelled():
             status["error"] = asyncio.CancelledError("the task was cancelled")
         elif state.future.exception() is not None:
@@ -98,10 +99,13 @@ class TaskService(Service):
             driver = tile_graph(optimize(state.roots), ctx)
             shapes = None
             while True:
+                started = time.perf_counter()
                 try:
                     request = driver.send(shapes)
                 except StopIteration:
                     break
+                finally:
+                    state.timings["tile"] += time.perf_counter() - started
                 metas = await self._compute(state, request)
                 shapes = [metas[c.key][0] for c in request]
             results, result_chunks = [], []
@@ -126,10 +130,13 @@ class TaskService(Service):
         targets = {c.key for c in chunks}
         closure = [c.key for c in topo_order(chunks) if c.key not in state.made]
         stored = await self.service("storage").stored.remote(state.session_id, closure)
+        started = time.perf_counter()
         steps = build_steps(chunks, state.made | set(stored))
         if steps:
             state.stages += 1
             specs = fuse(steps, targets)
+            state.timings["fuse"] += time.perf_counter() - started
+            started = time.perf_counter()
             state.subtasks += len(specs)
             used = {k for s in specs for k in s.input_keys}
             try:
@@ -137,6 +144,7 @@ class TaskService(Service):
                     state.session_id, state.task_id, specs, [k for k in stored if k in used])
             except Exception as exc:
                 raise unwrap_error(exc) from None
+            state.timings["run"] += time.perf_counter() - started
             state.made.update(metas)
             state.metas.update(metas)
         missing = [k for k in targets if k not in state.metas]
