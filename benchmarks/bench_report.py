@@ -79,8 +79,10 @@ def _notes(r, d):
         if k == "subtasks_per_run":
             parts.append(_subtasks(v))
             continue
-        if isinstance(v, list) and not v:
+        if isinstance(v, (list, dict)) and not v:
             continue
+        if isinstance(v, dict):
+            v = "{" + ", ".join(f"{a}: {b}" for a, b in v.items()) + "}"
         if isinstance(v, list):
             v = "/".join(str(x) for x in v)
         parts.append(f"{k}={v}")
@@ -101,10 +103,8 @@ def markdown(results: dict, params: dict, meta: dict) -> str:
              "| workload | engine | median s | best s | repeats | vs NumPy/pandas | vs best Dask "
              "| peak RSS MiB | Δ RSS MiB | peak PSS MiB | notes |",
              "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---|"]
-    workloads = []
-    for w, _ in results:
-        if w not in workloads:
-            workloads.append(w)
+    order = ("seed", "elementwise", "groupby", "overhead", "sessions")
+    workloads = sorted({w for w, _ in results}, key=lambda w: order.index(w) if w in order else 99)
     for w in workloads:
         for e in ENGINE_ORDER:
             r = results.get((w, e))

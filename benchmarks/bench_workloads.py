@@ -197,7 +197,7 @@ def _mars(env):
 
 
 def _new_runs() -> dict:
-    return {"subtasks": [], "fetch_s": []}
+    return {"subtasks": [], "fetch_s": [], "task_s": {}}
 
 
 def _mars_value(env, expr, runs: dict):
@@ -213,7 +213,11 @@ def _mars_value(env, expr, runs: dict):
     t0 = time.perf_counter()
     value = expr.fetch()
     runs["fetch_s"].append(round(time.perf_counter() - t0, 3))
-    runs["subtasks"].append((mr.get_default_session().last_task or {}).get("subtasks"))
+    last = mr.get_default_session().last_task or {}
+    runs["subtasks"].append(last.get("subtasks"))
+    runs["task_s"].clear()  # the service-side split of the last run (tile / fuse / run)
+    runs["task_s"].update({k: round(v, 3) for k, v in (last.get("seconds") or {}).items()
+                           if isinstance(v, (int, float))})
     return value
 
 
@@ -228,7 +232,8 @@ def _mars_case(env, run, check, notes, runs: dict):
         gc.collect()
         time.sleep(0.0 if getattr(env, "mars_local", False) else 0.3)
     return Case(run, check, {**notes, "subtasks_per_run": runs["subtasks"],
-                             "fetch_s_per_run": runs["fetch_s"]}, between=between)
+                             "fetch_s_per_run": runs["fetch_s"], "last_task_s": runs["task_s"]},
+                between=between)
 
 
 def seed_mars(p, env):

@@ -69,16 +69,25 @@ def _read_events(path):
 
 
 def run_phase_process(phase, cases, args, setup_timeout, case_timeout, log):
-    """Run ``cases`` of ``phase`` in subprocesses, restarting after a hang or crash."""
-    results, setups, pending = {}, [], list(cases)
+    """Run ``cases`` of ``phase`` in subprocesses, restarting after a hang or crash.
+
+    A case past its timeout is killed and recorded; the phase resumes after it. A phase
+    process that dies (e.g. its Ray cluster went away) is retried once from where it was.
+    The processes' output goes to ``<out>/phase-<phase>.log``.
+    """
+    results, setups, pending, crashes = {}, [], list(cases), 0
+    log_path = os.path.join(args.out, f"phase-{phase}.log")
     while pending:
         fd, events = tempfile.mkstemp(prefix="bench-events-", suffix=".jsonl")
         os.close(fd)
         cmd = [sys.executable, os.path.abspath(__file__), "--phase", phase, "--events", events,
                "--cases", ",".join(f"{w}:{e}" for w, e in pending), "--warmup", str(args.warmup),
                "--repeats", str(args.repeats)] + (["--quick"] if args.quick else [])
-        stderr = tempfile.TemporaryFile(mode="w+")
-        proc = subprocess.Popen(cmd, stdout=stderr, stderr=subprocess.STDOUT)
+        with open(log_path, "a") as out:
+            out.write(f"==== {time.strftime('%H:%M:%S')} {' '.join(cmd)}\n")
+            offset = out.tell()
+        with open(log_path, "a") as out:
+            proc = subprocess.Popen(cmd, stdout=out, stderr=subprocess.STDOUT)
         started, seen, killed = time.time(), 0, None
         current = None
         while True:
@@ -111,17 +120,24 @@ def run_phase_process(phase, cases, args, setup_timeout, case_timeout, log):
                 proc.wait()
                 break
             time.sleep(0.5)
-        stderr.seek(0)
-        tail = " | ".join(stderr.read().strip().splitlines()[-3:])[-500:]
-        stderr.close()
         os.unlink(events)
+        with open(log_path) as f:
+            f.seek(offset)
+            tail = " | ".join(f.read().strip().splitlines()[-3:])[-500:]
+        pending = [c for c in pending if c not in results]
         if killed:
             results[killed] = {"status": "timeout", "error": f"killed after {limit:.0f} s"}
-        elif current:  # the process died inside a case
-            results[current] = {"status": "error", "error": f"phase process died (rc={rc}): {tail}"}
-        elif not any(c in results for c in pending):
-            for case in pending:
-                results.setdefault(case, {"status": "error", "error": f"phase process failed (rc={rc}): {tail}"})
+        elif rc != 0 and pending:
+            crashes += 1
+            setups.append({"event": "crash", "rc": rc, "in_case": current, "tail": tail})
+            if crashes == 1:
+                log(f"  [{phase}] phase process died (rc={rc}); retrying once: {tail[-200:]}")
+                continue
+            failed = [current] if current else pending
+            for case in failed:
+                results[case] = {"status": "error", "error": f"phase process died (rc={rc}): {tail}"}
+        for case in pending if not killed and rc == 0 else []:  # never reported: do not loop
+            results.setdefault(case, {"status": "error", "error": "not run by the phase process"})
         pending = [c for c in pending if c not in results]
     return results, setups
 
@@ -163,11 +179,15 @@ def main(argv=None):
     meta = _meta(args, params)
     print(f"# {meta['date']}  {meta['machine']}\n# {meta['versions']}", flush=True)
     results, setups, t0 = {}, {}, time.time()
+    for name in os.listdir(args.out) if os.path.isdir(args.out) else []:
+        if name.startswith("phase-") and name.endswith(".log"):
+            os.unlink(os.path.join(args.out, name))
     for phase in args.phases:
         cases = phase_cases(phase, workloads)
         if not cases:
             continue
         print(f"phase {phase}: {len(cases)} case(s)", flush=True)
+        os.makedirs(args.out, exist_ok=True)
         phase_results, phase_setups = run_phase_process(
             phase, cases, args, setup_timeout=240, case_timeout=case_timeout,
             log=lambda s: print(s, flush=True))
