@@ -65,9 +65,18 @@ class Operand:
 
     def new(self, **changes: Any) -> "Operand":
         """A copy of this operand with some parameters changed (e.g. a chunk operand)."""
-        params = {**self.params, **changes}
-        op = type(self)(**params)
-        op.label = changes.get("label", self.label)
+        names = self._all_params()
+        unknown = [k for k in changes if k not in names and k != "label"]
+        if unknown:
+            raise TypeError(f"{type(self).__name__} got unknown parameters {unknown}")
+        op = object.__new__(type(self))  # skips __init__/__setattr__: this runs once per chunk
+        state, own = op.__dict__, self.__dict__
+        for name in names:
+            if name in own:
+                state[name] = own[name]
+        state.update(changes)
+        if "label" not in changes and "label" in own:
+            state["label"] = own["label"]
         return op
 
     @property
