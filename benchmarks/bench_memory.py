@@ -10,6 +10,7 @@ read), so its peak may miss short spikes.
 """
 from __future__ import annotations
 
+import os
 import threading
 import time
 
@@ -24,6 +25,14 @@ def _tree() -> list[psutil.Process]:
         return [me, *me.children(recursive=True)]
     except psutil.Error:
         return [me]
+
+
+def shm_used() -> int:
+    """Bytes used in /dev/shm (where Ray's object store lives), machine-wide; 0 if absent."""
+    try:
+        return psutil.disk_usage("/dev/shm").used if os.path.isdir("/dev/shm") else 0
+    except OSError:
+        return 0
 
 
 def tree_memory(pss: bool = False) -> tuple[int, int, int]:
@@ -52,6 +61,7 @@ class TreeMemorySampler:
     def start(self) -> "TreeMemorySampler":
         self.base_rss, self.base_pss, self.base_procs = tree_memory(pss=True)
         self.peak_rss, self.peak_pss, self.peak_procs = self.base_rss, self.base_pss, self.base_procs
+        self.base_shm = self.peak_shm = shm_used()
         self.samples = 0
         self._stop.clear()
         self._thread = threading.Thread(target=self._loop, name="memory-sampler", daemon=True)
@@ -68,6 +78,7 @@ class TreeMemorySampler:
         self.samples += 1
         self.peak_rss = max(self.peak_rss, rss)
         self.peak_procs = max(self.peak_procs, n)
+        self.peak_shm = max(self.peak_shm, shm_used())
         if pss:
             self.peak_pss = max(self.peak_pss, pss_sum)
 
@@ -82,6 +93,8 @@ class TreeMemorySampler:
             "base_rss_mib": round(self.base_rss / MiB, 1),
             "peak_pss_mib": round(self.peak_pss / MiB, 1),
             "base_pss_mib": round(self.base_pss / MiB, 1),
+            "peak_shm_mib": round(self.peak_shm / MiB, 1),
+            "base_shm_mib": round(self.base_shm / MiB, 1),
             "max_processes": self.peak_procs,
             "samples": self.samples,
         }
