@@ -11,9 +11,8 @@ import os
 import ray
 
 from ..config import options
-from ..core.fusion import SubtaskSpec
 from .registry import Service
-from .subtask import submit_subtask
+from .subtask import SubtaskPayload, submit_subtask
 
 
 def unwrap_error(exc: BaseException) -> BaseException:
@@ -40,7 +39,7 @@ class SchedulingService(Service):
         # our ray.get of ready metas runs in a worker thread, not on the event loop
         os.environ["RAY_WARN_BLOCKING_GET_INSIDE_ASYNC"] = "0"
 
-    async def run_stage(self, session_id: str, task_id: str, specs: list[SubtaskSpec],
+    async def run_stage(self, session_id: str, task_id: str, specs: list[SubtaskPayload],
                         stored_inputs: list[str]) -> dict[str, tuple]:
         """Run one stage's subtasks (specs in dependency order); returns output metas by key.
 

@@ -2,16 +2,33 @@
 from __future__ import annotations
 
 import functools
+from typing import NamedTuple
 
+import cloudpickle
 import ray
 
 from ..core.execution import run_steps, value_meta
 from ..core.fusion import SubtaskSpec
 
 
-def _run_subtask(spec: SubtaskSpec, *inputs):
+class SubtaskPayload(NamedTuple):
+    """A subtask as the scheduler handles it: keys to wire refs, the spec pickled once."""
+
+    input_keys: list[str]
+    output_keys: list[str]
+    label: str
+    spec: bytes
+
+    @classmethod
+    def of(cls, spec: SubtaskSpec) -> "SubtaskPayload":
+        # pickled once by the task service; the scheduler forwards bytes, which Ray
+        # serializes far faster than operand objects on every submission
+        return cls(spec.input_keys, spec.output_keys, spec.label, cloudpickle.dumps(spec))
+
+
+def _run_subtask(spec: bytes, *inputs):
     """Returns ``(metas, *outputs)``: the tiny meta list first, then each output chunk."""
-    outputs = run_steps(spec, inputs)
+    outputs = run_steps(cloudpickle.loads(spec), inputs)
     metas = [value_meta(v) for v in outputs]
     return (metas, *outputs)
 
@@ -26,7 +43,7 @@ def _remote_with(num_returns: int, max_retries: int, name: str):
                                retry_exceptions=False, name=name)
 
 
-def submit_subtask(spec: SubtaskSpec, input_refs: list, max_retries: int) -> list[ray.ObjectRef]:
-    """Submit ``spec``; returns [meta_ref, *output_refs]. User exceptions are not retried."""
-    remote = _remote_with(1 + len(spec.output_keys), max_retries, spec.label)
-    return list(remote.remote(spec, *input_refs))
+def submit_subtask(payload: SubtaskPayload, input_refs: list, max_retries: int) -> list[ray.ObjectRef]:
+    """Submit one subtask; returns [meta_ref, *output_refs]. User exceptions are not retried."""
+    remote = _remote_with(1 + len(payload.output_keys), max_retries, payload.label)
+    return list(remote.remote(payload.spec, *input_refs))

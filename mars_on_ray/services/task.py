@@ -16,6 +16,7 @@ from ..core.optimizer import optimize
 from ..core.tiling import TileContext, tile_graph
 from .registry import Service
 from .scheduling import SubtaskFailed, unwrap_error
+from .subtask import SubtaskPayload
 
 
 @dataclass
@@ -141,7 +142,8 @@ class TaskService(Service):
             used = {k for s in specs for k in s.input_keys}
             try:
                 metas = await self.service("scheduling").run_stage.remote(
-                    state.session_id, state.task_id, specs, [k for k in stored if k in used])
+                    state.session_id, state.task_id, [SubtaskPayload.of(s) for s in specs],
+                    [k for k in stored if k in used])
             except Exception as exc:
                 raise unwrap_error(exc) from None
             state.timings["run"] += time.perf_counter() - started
