@@ -323,10 +323,12 @@ def sessions_warm(p, env):
 
 ATTACH_SCRIPT = """
 import json, sys, time
-import mars_on_ray as mr
 t0 = time.perf_counter()
+import mars_on_ray as mr, mars_on_ray.tensor as mt, mars_on_ray.dataframe as md
+t1 = time.perf_counter()
 mr.new_session(address=sys.argv[1])
-print("BENCH_RESULT " + json.dumps({"new_session_s": time.perf_counter() - t0}), flush=True)
+t2 = time.perf_counter()
+print("BENCH_RESULT " + json.dumps({"import_s": t1 - t0, "new_session_s": t2 - t1}), flush=True)
 """
 
 
@@ -358,7 +360,7 @@ def sessions_attach(p, env):
 COLD_SCRIPT = """
 import json, time
 t0 = time.perf_counter()
-import mars_on_ray as mr
+import mars_on_ray as mr, mars_on_ray.tensor as mt, mars_on_ray.dataframe as md
 t1 = time.perf_counter()
 session = mr.new_session()
 t2 = time.perf_counter()
