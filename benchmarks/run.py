@@ -151,6 +151,11 @@ def _meta(args, params):
     try:
         commit = subprocess.run(["git", "-C", HERE, "rev-parse", "--short", "HEAD"],
                                 capture_output=True, text=True).stdout.strip()
+        dirty = subprocess.run(["git", "-C", HERE, "status", "--porcelain", "--", "../mars_on_ray"],
+                               capture_output=True, text=True).stdout.split("\n")
+        dirty = [line[3:] for line in dirty if line[:2].strip()]
+        if dirty:  # the run used uncommitted engine code: say which
+            commit += f" + uncommitted {', '.join(os.path.basename(d) for d in dirty)}"
     except OSError:
         commit = "?"
     return {
