@@ -68,11 +68,11 @@ class Session:
                           "seconds": status.get("timings", {})}
         if "error" in status:
             raise status["error"]
-        for node, result in zip(nodes, status["results"]):
-            self._results[node.key] = result
-            if node.has_unknown_shape:
-                node.refresh_shape(result.shape)
-            self._track(node)
+        self._results.update((n.key, r) for n, r in zip(nodes, status["results"]))
+        for obj in objs:  # every object passed in, also several with one key, holds its result
+            if obj.data.has_unknown_shape:
+                obj.data.refresh_shape(self._results[obj.data.key].shape)
+            self._track(obj.data)
 
     def fetch(self, *objs: Tileable) -> Any:
         """The values of ``objs`` (executing what has not run yet); one value for one object."""
