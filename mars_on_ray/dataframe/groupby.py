@@ -234,7 +234,7 @@ class GroupByApply(Operand):
 
     def _tile_range(self, out, chunks):
         """Rows shuffled by sampled key ranges: one ordered result chunk per reducer."""
-        n, meta, unknown = len(chunks), out.meta, (math.nan, math.nan)
+        n, unknown = len(chunks), (math.nan, math.nan)
         samples = [ChunkData(KeySample(column=self.by[0]), [c], (math.nan,), None, (i,))
                    for i, c in enumerate(chunks)]
         bounds = ChunkData(Boundaries(n=n), samples, (math.nan,), None, (0,))

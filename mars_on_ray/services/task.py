@@ -118,7 +118,8 @@ class TaskService(Service):
             out = [self._describe(root, tiled, metas) for root, tiled in zip(state.roots, results)]
             keep = [c.key for c in result_chunks]
             await self.service("scheduling").finish_task.remote(state.task_id, keep)
-            held = {r.key: list(r.chunk_keys.flat) for r in out if r.key in set(state.hold)}
+            hold = set(state.hold)
+            held = {r.key: list(r.chunk_keys.flat) for r in out if r.key in hold}
             if held:
                 await self.service("lifecycle").incref.remote(state.session_id, held)
             return out
