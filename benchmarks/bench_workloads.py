@@ -299,12 +299,13 @@ def _graph_seconds(expr):
         from mars_on_ray.core.tiling import TileContext, tile_graph
         t0 = time.perf_counter()
         ctx = TileContext()
-        driver = tile_graph(optimize([expr.data]), ctx)
+        plan = optimize([expr.data])
+        driver = tile_graph(list(plan.order), ctx)
         try:
             driver.send(None)
         except StopIteration:
             pass
-        chunks = list(ctx[expr.data].flat)
+        chunks = list(ctx[plan.roots[0]].flat)
         fuse(build_steps(chunks, set()), {c.key for c in chunks})
         return round(time.perf_counter() - t0, 3)
     except Exception as exc:

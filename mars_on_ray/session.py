@@ -20,6 +20,7 @@ from .core.entity import TileableData
 from .core.execution import value_meta
 from .core.graph import FlatGraph, topo_order
 from .core.merge import merge_chunks
+from .core.stored import stored_node
 from .core.tiling import TileContext
 from .core.user import ClientData, Tileable, set_runner
 from .services import ensure_services, get_service
@@ -62,7 +63,7 @@ class Session:
         self._upload_sources(nodes)
         hold = [n.key for n in nodes if n.key not in self._held]
         task = get_service("task")
-        task_id = ray.get(task.submit.remote(self.session_id, FlatGraph(nodes), hold))
+        task_id = ray.get(task.submit.remote(self.session_id, self._graph_of(nodes), hold))
         status = self._wait(task, task_id, nodes, show_progress)
         self.last_task = {"subtasks": status["subtasks_total"], "stages": status["stages"],
                           "seconds": status.get("timings", {})}
@@ -73,6 +74,15 @@ class Session:
             if obj.data.has_unknown_shape:
                 obj.data.refresh_shape(self._results[obj.data.key].shape)
             self._track(obj.data)
+
+    def _graph_of(self, roots: list[TileableData]) -> FlatGraph:
+        """The graph to run: results this session holds stand in for what computed them."""
+        stored = {}
+        for node in topo_order(roots, stop=lambda n: n.key in self._results):
+            result = self._results.get(node.key)
+            if result is not None:
+                stored[node.key] = stored_node(node, result.chunk_keys, result.nsplits)
+        return FlatGraph(roots, stored)
 
     def fetch(self, *objs: Tileable) -> Any:
         """The values of ``objs`` (executing what has not run yet); one value for one object."""

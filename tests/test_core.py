@@ -95,9 +95,10 @@ def test_fusion_keeps_fan_in_parallel():
 def test_cse_deduplicates_by_key():
     a = map_chunks(fill((6,), chunk_size=2))
     b = map_chunks(fill((6,), chunk_size=2))
-    explain: list[str] = []
-    order = optimize([a.data, b.data], explain)
-    assert len(order) == 2 and explain
+    explain: list = []
+    plan = optimize([a.data, b.data], explain)
+    assert len(plan.order) == 2 and explain[0][0] == "cse"
+    assert plan.roots[0].key == plan.roots[1].key
 
 
 def test_fusion_pulls_lone_sources_into_their_reader():

@@ -31,20 +31,28 @@ def topo_order(roots: Iterable[Node], stop: Callable[[Node], bool] = lambda n: F
 
 
 class FlatGraph:
-    """A node graph pickled as a list of records, so deep graphs do not hit recursion limits."""
+    """A node graph pickled as a list of records, so deep graphs do not hit recursion limits.
 
-    def __init__(self, roots: list[Node]):
+    ``replace`` maps keys to nodes pickled in their place (with their own inputs), e.g. stored
+    results standing in for the graphs that computed them.
+    """
+
+    def __init__(self, roots: list[Node], replace: dict[str, Node] | None = None):
         self.roots = roots
+        self.replace = replace or {}
 
     def __reduce__(self):
-        order = topo_order(self.roots)
+        replace = self.replace
+        roots = [replace.get(r.key, r) for r in self.roots]
+        order = topo_order(roots, stop=lambda n: n.key in replace)
+        order = [replace.get(n.key, n) for n in order]
         index = {n.key: i for i, n in enumerate(order)}
         records = []
         for n in order:
             extra = n.chunk_size if isinstance(n, TileableData) else getattr(n, "index", None)
             records.append((type(n), n.op, [index[i.key] for i in n.inputs], n.shape, n.meta,
                             n.output_index, n.key, extra))
-        return _rebuild_flat_graph, (records, [index[r.key] for r in self.roots])
+        return _rebuild_flat_graph, (records, [index[r.key] for r in roots])
 
 
 def _rebuild_flat_graph(records, root_indices) -> FlatGraph:

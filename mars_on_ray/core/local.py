@@ -13,7 +13,7 @@ from .execution import run_steps, value_meta
 from .fusion import SubtaskSpec, build_steps, fuse
 from .merge import merge_chunks
 from .optimizer import optimize
-from .tiling import TileContext, tile_graph
+from .tiling import TileContext, ValuesRequest, tile_graph
 
 
 class LocalExecutor:
@@ -25,19 +25,10 @@ class LocalExecutor:
         self.subtask_count = 0
 
     def compute(self, *roots: TileableData) -> list[Any]:
-        ctx = TileContext()
-        driver = tile_graph(optimize(list(roots)), ctx)
-        shapes = None
-        while True:
-            try:
-                request = driver.send(shapes)
-            except StopIteration:
-                break
-            self._run(request)
-            shapes = [value_meta(self.values[c.key])[0] for c in request]
+        plan, ctx = self._tile(roots)
         results = []
-        for root in roots:
-            tiled = ctx[root]
+        for root, planned in zip(roots, plan.roots):
+            tiled = ctx[planned]
             self._run(tiled.flat)
             grid = np.empty(tiled.chunks.shape, dtype=object)
             for pos, chunk in np.ndenumerate(tiled.chunks):
@@ -47,16 +38,24 @@ class LocalExecutor:
 
     def tile(self, root: TileableData):
         """The tiled form of ``root`` (running stages where tiling asks for real shapes)."""
-        ctx = TileContext()
-        driver = tile_graph(optimize([root]), ctx)
-        shapes = None
+        plan, ctx = self._tile([root])
+        return ctx[plan.roots[0]]
+
+    def _tile(self, roots):
+        """Optimize and tile ``roots``, running what tiling asks to know; (plan, context)."""
+        plan, ctx = optimize(list(roots)), TileContext()
+        driver = tile_graph(list(plan.order), ctx)
+        reply = None
         while True:
             try:
-                request = driver.send(shapes)
+                request = driver.send(reply)
             except StopIteration:
-                return ctx[root]
+                return plan, ctx
             self._run(request)
-            shapes = [value_meta(self.values[c.key])[0] for c in request]
+            if isinstance(request, ValuesRequest):
+                reply = [self.values[c.key] for c in request]
+            else:
+                reply = [value_meta(self.values[c.key])[0] for c in request]
 
     def _run(self, chunks: Sequence[ChunkData]) -> None:
         steps = build_steps(chunks, set(self.values))

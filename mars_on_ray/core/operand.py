@@ -83,6 +83,18 @@ class Operand:
     def name(self) -> str:
         return self.label or type(self).__name__
 
+    def rebuild(self, node, inputs):
+        """``node`` on new ``inputs`` (an optimizer rewrite). This default keeps the node's
+        metadata, so it is right only when the inputs' metadata did not change; operations
+        whose metadata derives from their inputs' columns override it."""
+        from .entity import TileableData
+
+        return TileableData(self, inputs, node.shape, node.meta, node.chunk_size, node.output_index)
+
+    def describe(self) -> str:
+        """One line naming this operation in ``explain`` output."""
+        return self.name
+
     def tile(self, ctx, out):  # pragma: no cover - every tileable operand overrides it
         raise NotImplementedError(f"{type(self).__name__} cannot be tiled")
 

@@ -9,8 +9,12 @@ import numpy as np
 from .entity import ChunkData, TileableData, Tiled
 
 # A tiling generator yields a list of chunks whose real shapes it needs and is sent back the
-# list of their shapes, in order.
-ShapeRequest = Generator[list[ChunkData], list[tuple], Tiled]
+# list of their shapes, in order; or a ``ValuesRequest`` and is sent back the chunks' values.
+ShapeRequest = Generator[list[ChunkData], list, Tiled]
+
+
+class ValuesRequest(list):
+    """Chunks whose computed values (small ones: counts, samples, boundaries) tiling needs."""
 
 
 class TileContext:
@@ -35,6 +39,11 @@ class TileContext:
             grid[pos] = c.with_shape(real[c.key]) if c.key in real else c
         tiled = self.tiled[node.key] = Tiled.from_chunks(grid)
         return tiled
+
+    @staticmethod
+    def values(chunks: list[ChunkData]) -> ShapeRequest:
+        """``values = yield from ctx.values(chunks)``: the computed values of small chunks."""
+        return (yield ValuesRequest(chunks))
 
 
 def tile_graph(order: list[TileableData], ctx: TileContext) -> ShapeRequest:

@@ -85,6 +85,16 @@ class SchedulingService(Service):
             task.done += len(ready)
         return [values[r] for r in refs]
 
+    async def values(self, session_id: str, task_id: str, keys: list[str]) -> list:
+        """The values of (small) chunks a task computed or the session stores, for tiling."""
+        task = self._tasks.get(task_id)
+        refs = dict(task.refs) if task is not None else {}
+        missing = [k for k in keys if k not in refs]
+        if missing:
+            found = await self.service("storage").get_refs.remote(session_id, missing)
+            refs.update(zip(missing, found))
+        return await asyncio.to_thread(ray.get, [refs[k] for k in keys])
+
     async def progress(self, task_id: str) -> tuple[int, int]:
         task = self._tasks.get(task_id)
         if task is None:

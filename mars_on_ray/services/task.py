@@ -13,7 +13,7 @@ from ..core.entity import ChunkData, TileableData
 from ..core.fusion import build_steps, fuse
 from ..core.graph import FlatGraph, topo_order
 from ..core.optimizer import optimize
-from ..core.tiling import TileContext, tile_graph
+from ..core.tiling import TileContext, ValuesRequest, tile_graph
 from .registry import Service
 from .scheduling import SubtaskFailed, unwrap_error
 from .subtask import SubtaskPayload
@@ -97,21 +97,27 @@ class TaskService(Service):
         keep: list[str] = []
         try:
             ctx = TileContext()
-            driver = tile_graph(optimize(state.roots), ctx)
-            shapes = None
+            started = time.perf_counter()
+            plan = optimize(state.roots)
+            driver = tile_graph(list(plan.order), ctx)
+            reply = None
             while True:
-                started = time.perf_counter()
                 try:
-                    request = driver.send(shapes)
+                    request = driver.send(reply)
                 except StopIteration:
                     break
                 finally:
                     state.timings["tile"] += time.perf_counter() - started
                 metas = await self._compute(state, request)
-                shapes = [metas[c.key][0] for c in request]
+                if isinstance(request, ValuesRequest):
+                    reply = await self.service("scheduling").values.remote(
+                        state.session_id, state.task_id, [c.key for c in request])
+                else:
+                    reply = [metas[c.key][0] for c in request]
+                started = time.perf_counter()
             results, result_chunks = [], []
-            for root in state.roots:
-                tiled = ctx[root]
+            for planned in plan.roots:
+                tiled = ctx[planned]
                 result_chunks.extend(tiled.flat)
                 results.append(tiled)
             metas = await self._compute(state, result_chunks)
