@@ -1,13 +1,17 @@
 """mars_on_ray: Mars (distributed NumPy, pandas, scikit-learn) as a plugin for Ray."""
 from .config import options
 
-__all__ = ["Session", "execute", "fetch", "get_default_session", "new_session", "options"]
+__all__ = ["Session", "execute", "explain", "fetch", "get_default_session", "new_session", "options"]
 __version__ = "0.1.0"
 
 
 def __getattr__(name: str):
     # The client API loads on first use, so the service actors, which import this package,
     # do not pay for NumPy/pandas/session imports they never use.
+    if name == "explain":
+        from .core.explain import explain
+
+        return explain
     if name in __all__:
         from . import session
 

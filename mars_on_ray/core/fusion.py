@@ -65,19 +65,26 @@ def fuse(steps: list[Step], target_keys: set[str]) -> list[SubtaskSpec]:
         for i in p:
             n_consumers[i] += 1
 
-    # Sources (no computed inputs) start uncoloured and later join the one group reading them.
+    # Sources (no computed inputs) start uncoloured; the first group reading one claims it, so
+    # its other readers can join that group (a chunk read, then filtered by its own column).
     color: list[int | None] = []
+    absorbed: dict[int, int] = {}
     for i, step in enumerate(steps):
         if not preds[i]:
             color.append(None if step.op.fusable else i)
             continue
         pred_colors = {color[p] for p in preds[i]} - {None}
         propagates = all(steps[p].op.fusable and n_consumers[p] <= FANOUT_LIMIT for p in preds[i])
-        if step.op.fusable and propagates and len(pred_colors) == 1:
-            color.append(pred_colors.pop())
+        if step.op.fusable and propagates and len(pred_colors) <= 1:
+            group = pred_colors.pop() if pred_colors else i
+            color.append(group)
+            for p in preds[i]:
+                if color[p] is None and absorbed.get(group, 0) < MAX_ABSORBED_SOURCES:
+                    color[p] = group
+                    absorbed[group] = absorbed.get(group, 0) + 1
         else:
             color.append(i)
-    _place_sources(preds, n_consumers, color)
+    _place_sources(preds, n_consumers, color, absorbed)
 
     groups: dict[int, list[int]] = {}
     for i, c in enumerate(color):
@@ -122,14 +129,14 @@ def _topological(deps: dict[int, set[int]]) -> list[int]:
     return order
 
 
-def _place_sources(preds: list[set[int]], n_consumers: list[int], color: list) -> None:
-    """A source joins the group of its readers when they all share one (and fan-out is small),
-    at most MAX_ABSORBED_SOURCES per group; otherwise it is its own subtask."""
+def _place_sources(preds: list[set[int]], n_consumers: list[int], color: list,
+                   absorbed: dict[int, int]) -> None:
+    """An unclaimed source joins the group of its readers when they all share one (and fan-out
+    is small), at most MAX_ABSORBED_SOURCES per group; otherwise it is its own subtask."""
     reader_colors: dict[int, set] = {}
     for i, p in enumerate(preds):
         for j in p:
             reader_colors.setdefault(j, set()).add(color[i])
-    absorbed: dict[int, int] = {}
     for i, c in enumerate(color):
         if c is not None:
             continue

@@ -5,3 +5,5 @@ from .datasource import *  # noqa: F401,F403
 from .groupby import *  # noqa: F401,F403
 from .indexing import *  # noqa: F401,F403
 from .reduction import *  # noqa: F401,F403
+from .io import *  # noqa: F401,F403
+from .rules import column_pruning, limit_pushdown, predicate_pushdown  # noqa: F401  (register the rules)

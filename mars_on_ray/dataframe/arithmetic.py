@@ -8,6 +8,7 @@ import pandas as pd
 
 from .blockwise import map_chunks, sample_of
 from .core import DataFrame, Series, _Frame
+from .rules.usage import same_as_output, uses
 
 __all__: list[str] = []
 
@@ -23,6 +24,13 @@ def _binary_kernel(a, b, name: str, fill_value=None):
     if isinstance(a, (pd.Series, pd.DataFrame)):
         return getattr(a, name)(b, fill_value=fill_value)
     return getattr(b, "r" + name)(a, fill_value=fill_value)
+
+
+@uses(_binary_kernel, rows="same")
+def _binary_columns(node, needed):
+    if node.op.broadcast:  # a Series lined up with the frame's columns needs them all
+        return [None] * len(node.inputs)
+    return same_as_output(node, needed)
 
 
 def _as_operand(other, like):
@@ -56,6 +64,7 @@ def _binary(name: str):
 add, sub, mul, truediv, floordiv, mod, pow = (
     _binary(n) for n in ("add", "sub", "mul", "truediv", "floordiv", "mod", "pow"))
 eq, ne, lt, le, gt, ge = (_binary(n) for n in ("eq", "ne", "lt", "le", "gt", "ge"))
+and_, or_, xor = (_binary(n) for n in ("and_", "or_", "xor"))
 
 
 def _frame_with_series(left, right, kwargs):
@@ -73,9 +82,21 @@ def _frame_with_series(left, right, kwargs):
                       meta=meta, broadcast=(series,))
 
 
+uses(operator.neg, rows="same")(same_as_output)
+uses(operator.abs, rows="same")(same_as_output)
+
+
 def neg(obj):
     """Elementwise negation."""
     return map_chunks(operator.neg, (obj,), label="md.neg")
+
+
+uses(operator.invert, rows="same")(same_as_output)
+
+
+def invert(obj):
+    """Elementwise logical / bitwise not (``~obj``)."""
+    return map_chunks(operator.invert, (obj,), label="md.invert", validate=True)
 
 
 def abs(obj):  # noqa: A001 - the pandas method name
@@ -85,6 +106,14 @@ def abs(obj):  # noqa: A001 - the pandas method name
 
 def _astype(obj, dtype):
     return obj.astype(dtype)
+
+
+@uses(_astype, rows="same")
+def _astype_columns(node, needed):
+    dtype = node.op.args[1]
+    if isinstance(dtype, dict) and needed is not None:  # pandas raises for a missing key
+        needed = needed | set(dtype)
+    return same_as_output(node, needed)
 
 
 def astype(obj, dtype):

@@ -7,7 +7,7 @@ from typing import Callable
 import numpy as np
 import pandas as pd
 
-from ..core.entity import ChunkData, Tiled, chunk_grid
+from ..core.entity import ChunkData, TileableData, Tiled, chunk_grid
 from ..core.operand import Operand
 from .core import _Frame, Index, new_frame
 
@@ -113,6 +113,19 @@ class MapChunks(Operand):
 
     def execute(self, *values):
         return _apply(self.func, self.args, self.kwargs or {}, values)
+
+    def rebuild(self, node, inputs):
+        """Metadata inferred again from the new inputs' (an optimizer may have pruned columns)."""
+        meta = _apply(self.func, self.args, self.kwargs or {}, tuple(i.meta for i in inputs))
+        rowwise = [x for i, x in enumerate(inputs) if i not in self.broadcast]
+        nrows = rowwise[0].shape[0] if self.keep_rows else math.nan
+        return TileableData(self, inputs, chunk_shape(meta, nrows), meta, node.chunk_size)
+
+    def describe(self) -> str:
+        shown = [repr(a) for a in self.args if not isinstance(a, In) and not callable(a)]
+        shown += [f"{k}={v!r}" for k, v in (self.kwargs or {}).items() if not isinstance(v, In)]
+        text = f"{self.name}({', '.join(shown)})" if shown else self.name
+        return text if len(text) <= 80 else text[:77] + "..."
 
 
 def _index(meta, i: int) -> tuple:

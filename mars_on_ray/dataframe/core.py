@@ -52,6 +52,10 @@ class _Frame(Tileable):
     for _func in ("eq", "ne", "lt", "le", "gt", "ge"):
         locals()[f"__{_func}__"] = _lazy("arithmetic", _func)
         locals()[_func] = _lazy("arithmetic", _func)
+    for _dunder, _func in (("and", "and_"), ("or", "or_"), ("xor", "xor")):
+        locals()[f"__{_dunder}__"] = _lazy("arithmetic", _func)
+        locals()[f"__r{_dunder}__"] = _lazy("arithmetic", _func, reflected=True)
+    __invert__ = _lazy("arithmetic", "invert")
     __neg__ = _lazy("arithmetic", "neg")
     __abs__ = _lazy("arithmetic", "abs")
     abs = _lazy("arithmetic", "abs")

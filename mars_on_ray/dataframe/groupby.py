@@ -21,6 +21,7 @@ from ..core.operand import Operand
 from ..core.shuffle import hash_partition, pick_boundaries, range_codes, sample_keys, split_by_codes
 from .blockwise import row_chunks, rows_grid, sample_of
 from .core import DataFrame, Series, new_frame
+from .rules.usage import uses
 
 __all__: list[str] = []
 
@@ -340,6 +341,21 @@ class Boundaries(Operand):
         return pick_boundaries(list(samples), self.n)
 
 
+@uses(GroupByAgg)
+def _aggregated_columns(node, needed):
+    op = node.op
+    return [set(op.by) | {col for col, how in op.partials if col is not None}]
+
+
+@uses(GroupByApply)
+def _applied_columns(node, needed):
+    op = node.op
+    if op.selection is None:
+        return [None]
+    selection = op.selection if isinstance(op.selection, list) else [op.selection]
+    return [set(op.by) | set(selection)]
+
+
 def _rangeable(meta: pd.DataFrame, by) -> bool:
     """One key whose values sort with NumPy (numbers, dates, strings)."""
     if len(by) != 1 or by[0] not in meta.columns:
@@ -505,6 +521,11 @@ def _method(how):
 for _how in ("sum", "mean", "count", "min", "max", "prod", "first", "last", "median", "var", "std",
              "nunique", "sem"):
     setattr(GroupBy, _how, _method(_how))
+
+
+@uses(_attach_key, rows="same")
+def _keyed_columns(node, needed):
+    return [None if needed is None else needed - {_KEY}, None]
 
 
 def _frame_with_key(obj, key):

@@ -9,8 +9,10 @@ import pandas as pd
 
 from ..core.entity import ChunkData
 from ..core.operand import Operand
+from ..core.entity import TileableData
 from .blockwise import RowSlices, chunk_shape, map_chunks, row_chunks, rows_grid
 from .core import DataFrame, Series, new_frame
+from .rules.usage import is_frame, same_as_output, uses
 
 __all__: list[str] = []
 
@@ -21,6 +23,22 @@ def _filter(obj, mask):
 
 def _index_of(obj):
     return obj.index
+
+
+@uses(operator.getitem, rows="same", passthrough=True)
+def _selected_columns(node, needed):
+    key = node.op.args[1]
+    return [set(key) if isinstance(key, list) else {key}]
+
+
+@uses(_filter, rows="subset", passthrough=True)
+def _filter_columns(node, needed):
+    return same_as_output(node, needed)
+
+
+@uses(_index_of, rows="same")
+def _no_columns(node, needed):
+    return [set()]
 
 
 def getitem(obj, key):
@@ -48,6 +66,10 @@ class Head(Operand):
     """The first ``n`` rows, reading only the chunks that hold them."""
 
     _params = ("n",)
+
+    def rebuild(self, node, inputs):
+        meta = inputs[0].meta
+        return TileableData(self, inputs, chunk_shape(meta, node.shape[0]), meta, node.chunk_size)
 
     def tile(self, ctx, out):
         chunks = row_chunks(ctx[out.inputs[0]])
@@ -80,6 +102,11 @@ class Head(Operand):
         chunk = ChunkData(op, taken, chunk_shape(out.meta, have), out.meta,
                           (0, 0) if isinstance(out.meta, pd.DataFrame) else (0,))
         return rows_grid([chunk], out.meta)
+
+
+@uses(Head)
+def _head_columns(node, needed):
+    return [needed if is_frame(node) else None]
 
 
 def head(obj, n: int = 5):

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 from .blockwise import map_chunks
+from .rules.usage import same_as_output, uses
 
 __all__: list[str] = []
 
@@ -20,6 +21,19 @@ def _fillna(obj, value):
 
 def _dropna(obj, kwargs):
     return obj.dropna(**kwargs)
+
+
+uses(_isna, rows="same")(same_as_output)
+uses(_notna, rows="same")(same_as_output)
+uses(_fillna, rows="same")(same_as_output)  # a dict of fill values may name absent columns
+
+
+@uses(_dropna, rows="subset", passthrough=True)
+def _dropna_columns(node, needed):
+    subset = node.op.args[1].get("subset")
+    if subset is None or needed is None:  # every column decides whether a row is dropped
+        return [None]
+    return [needed | set([subset] if isinstance(subset, str) else subset)]
 
 
 def isna(obj):
