@@ -42,6 +42,8 @@ class _Frame(Tileable):
         return hash(self.key)
 
     head = _lazy("indexing", "head")
+    to_csv = _lazy("io", "to_csv")
+    to_sql = _lazy("io", "to_sql")
     for _name in ("sum", "mean", "count", "min", "max", "prod", "std", "var"):
         locals()[_name] = _lazy("reduction", _name)
     for _dunder, _func in (("add", "add"), ("sub", "sub"), ("mul", "mul"), ("truediv", "truediv"),
@@ -96,6 +98,7 @@ class DataFrame(_Frame):
 
     __getitem__ = _lazy("indexing", "getitem")
     groupby = _lazy("groupby", "groupby")
+    to_parquet = _lazy("io", "to_parquet")
 
 
 class Series(_Frame):
