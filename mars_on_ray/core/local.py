@@ -12,7 +12,7 @@ from .entity import ChunkData, TileableData
 from .execution import run_steps, value_meta
 from .fusion import SubtaskSpec, build_steps, fuse
 from .merge import merge_chunks
-from .optimizer import optimize
+from .optimizer import abort_all, optimize
 from .tiling import TileContext, ValuesRequest, tile_graph
 
 
@@ -29,7 +29,11 @@ class LocalExecutor:
         results = []
         for root, planned in zip(roots, plan.roots):
             tiled = ctx[planned]
-            self._run(tiled.flat)
+            try:
+                self._run(tiled.flat)
+            except BaseException:
+                abort_all(plan)
+                raise
             grid = np.empty(tiled.chunks.shape, dtype=object)
             for pos, chunk in np.ndenumerate(tiled.chunks):
                 grid[pos] = self.values[chunk.key]
@@ -43,7 +47,15 @@ class LocalExecutor:
 
     def _tile(self, roots):
         """Optimize and tile ``roots``, running what tiling asks to know; (plan, context)."""
-        plan, ctx = optimize(list(roots)), TileContext()
+        plan = optimize(list(roots))
+        try:
+            return self._tile_plan(plan)
+        except BaseException:
+            abort_all(plan)
+            raise
+
+    def _tile_plan(self, plan):
+        ctx = TileContext()
         driver = tile_graph(list(plan.order), ctx)
         reply = None
         while True:

@@ -91,6 +91,10 @@ class Operand:
 
         return TileableData(self, inputs, node.shape, node.meta, node.chunk_size, node.output_index)
 
+    def abort(self) -> None:
+        """Undo side effects after the task running this operation failed (writers remove
+        what they staged). Called once per tileable, where the task is planned."""
+
     def describe(self) -> str:
         """One line naming this operation in ``explain`` output."""
         return self.name

@@ -78,3 +78,12 @@ def optimize(roots, explain: list | None = None) -> Plan:
             explain.append((rule.__name__, changed))
         plan = changed
     return plan
+
+
+def abort_all(plan: Plan) -> None:
+    """Let every operation of a failed plan undo its side effects (best effort)."""
+    for node in plan.order:
+        try:
+            node.op.abort()
+        except Exception:  # cleaning up must not hide the task's own error
+            pass

@@ -12,7 +12,7 @@ import numpy as np
 from ..core.entity import ChunkData, TileableData
 from ..core.fusion import build_steps, fuse
 from ..core.graph import FlatGraph, topo_order
-from ..core.optimizer import optimize
+from ..core.optimizer import Plan, abort_all, optimize
 from ..core.tiling import TileContext, ValuesRequest, tile_graph
 from .registry import Service
 from .scheduling import SubtaskFailed, unwrap_error
@@ -32,6 +32,7 @@ class TaskState:
     subtasks: int = 0
     timings: dict[str, float] = field(default_factory=lambda: {"tile": 0.0, "fuse": 0.0, "run": 0.0})
     future: asyncio.Task | None = None
+    plan: Plan | None = None
 
 
 @dataclass
@@ -98,7 +99,7 @@ class TaskService(Service):
         try:
             ctx = TileContext()
             started = time.perf_counter()
-            plan = optimize(state.roots)
+            plan = state.plan = optimize(state.roots)
             driver = tile_graph(list(plan.order), ctx)
             reply = None
             while True:
@@ -132,6 +133,8 @@ class TaskService(Service):
         finally:
             if not keep:  # failed or cancelled: free everything the task made
                 await self.service("scheduling").finish_task.remote(state.task_id, [])
+                if state.plan is not None:
+                    await asyncio.to_thread(abort_all, state.plan)
 
     async def _compute(self, state: TaskState, chunks: list[ChunkData]) -> dict[str, tuple]:
         """Make ``chunks`` exist (computing only what is not stored); returns known metas."""

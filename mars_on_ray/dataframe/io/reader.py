@@ -32,6 +32,10 @@ class Reader(Operand):
     #: True when the reader can stop after ``limit`` rows (CSV nrows, SQL LIMIT)
     accepts_limit = False
 
+    def can_prune(self) -> bool:
+        """Whether this reader can read fewer columns (some options pin them by position)."""
+        return True
+
     def with_columns(self, columns: list) -> "Reader":
         """This reader reading only ``columns`` (a subset of its output, in output order)."""
         return self.new(columns=list(columns))

@@ -47,6 +47,9 @@ class Write(Operand):
         self.commit(list(values))
         return self.written
 
+    def abort(self) -> None:
+        """Remove what the parts staged (the task failed before the commit)."""
+
     def prepare(self):  # pragma: no cover - only writers with needs_prepare
         raise NotImplementedError
 

@@ -27,7 +27,7 @@ def needed_columns(plan: Plan) -> dict[str, set | None]:
 
 @tileable_rule(30)
 def prune_columns(plan: Plan) -> Plan:
-    readers = [n for n in plan.order if isinstance(n.op, Reader) and is_frame(n)]
+    readers = [n for n in plan.order if isinstance(n.op, Reader) and is_frame(n) and n.op.can_prune()]
     if not readers:
         return plan
     needed = needed_columns(plan)

@@ -1,0 +1,110 @@
+"""Byte-level CSV helpers: where lines start outside quoted fields, and reading byte ranges.
+
+A quoted field may hold newlines; with the usual CSV quoting (a quote inside a quoted field is
+doubled) a position is inside quotes exactly when an odd number of quote characters precede
+it. ``inside`` below is that parity at the scan's starting offset.
+"""
+from __future__ import annotations
+
+import re
+
+_BLOCK = 1 << 16
+_UNITS = {"": 1, "b": 1, "k": 1 << 10, "kb": 1 << 10, "kib": 1 << 10, "m": 1 << 20, "mb": 1 << 20,
+          "mib": 1 << 20, "g": 1 << 30, "gb": 1 << 30, "gib": 1 << 30}
+
+
+def parse_size(value) -> int | None:
+    """Bytes from an int or a Mars-style size string (``"64M"``, ``"100k"``, ``"1.5GiB"``)."""
+    if value is None:
+        return None
+    if isinstance(value, (int, float)) and not isinstance(value, bool):
+        size = int(value)
+    else:
+        match = re.fullmatch(r"\s*([0-9.]+)\s*([a-zA-Z]*)\s*", str(value))
+        if not match or match.group(2).lower() not in _UNITS:
+            raise ValueError(f"invalid size {value!r}: use bytes or a number with k, M or G")
+        size = int(float(match.group(1)) * _UNITS[match.group(2).lower()])
+    if size <= 0:
+        raise ValueError(f"size must be positive, got {value!r}")
+    return size
+
+
+def find_line_start(buf: bytes, offset: int, quote: bytes | None, inside: int,
+                    newline: bytes = b"\n") -> int | None:
+    """Index in ``buf`` of the first line start at or after ``offset`` (>= 1) that is outside
+    quotes, given the quote parity ``inside`` at ``offset``; None if ``buf`` ends first."""
+    j = offset - 1
+    if buf[j:j + 1] == newline and not inside:
+        return offset
+    while True:
+        nl = buf.find(newline, j + 1)
+        if nl < 0:
+            return None
+        if quote is not None:
+            inside ^= buf.count(quote, j + 1, nl) & 1
+        if not inside:
+            return nl + 1
+        j = nl
+
+
+def read_range(fs, path: str, start: int, stop: int, quote: bytes | None, parities: tuple,
+               newline: bytes = b"\n") -> tuple[bytes, int]:
+    """The lines starting in ``[start, stop)`` of ``path``, and the quotes in that raw range.
+
+    ``parities``: the quote parity at ``start`` and at ``stop`` (0 when outside quotes).
+    """
+    base = max(start - 1, 0)
+    with fs.open(path, "rb") as f:
+        f.seek(base)
+        buf = f.read(stop - base)
+        quotes = buf.count(quote, start - base) if quote is not None else 0
+        begin = 0 if start == 0 else find_line_start(buf, start - base, quote, parities[0], newline)
+        while begin is None:  # the first line start lies past the range: nothing starts in it
+            more = f.read(_BLOCK)
+            if not more:
+                return b"", quotes
+            buf += more
+            begin = find_line_start(buf, start - base, quote, parities[0], newline)
+        if begin >= stop - base and start != 0:
+            return b"", quotes
+        end = find_line_start(buf, stop - base, quote, parities[1], newline)
+        while end is None:
+            more = f.read(_BLOCK)
+            if not more:
+                end = len(buf)
+                break
+            buf += more
+            end = find_line_start(buf, stop - base, quote, parities[1], newline)
+    return buf[begin:end], quotes
+
+
+def sample_lines(fs, path: str, start: int, size: int, quote: bytes | None,
+                 newline: bytes = b"\n") -> bytes:
+    """About ``size`` bytes of whole lines starting at the first line start at/after ``start``
+    (guessing it is outside quotes); the last partial line is dropped unless the file ends."""
+    base = max(start - 1, 0)
+    with fs.open(path, "rb") as f:
+        f.seek(base)
+        buf = f.read(size + (start - base))
+        at_end = len(buf) < size + (start - base)
+    begin = 0 if start == 0 else find_line_start(buf, start - base, quote, 0, newline)
+    if begin is None:
+        return b""
+    if at_end:
+        return buf[begin:]
+    cut = _last_line_end(buf, begin, quote, newline)
+    return buf[begin:cut]
+
+
+def _last_line_end(buf: bytes, begin: int, quote: bytes | None, newline: bytes) -> int:
+    """The end of the last complete line of ``buf[begin:]`` (outside quotes)."""
+    end, j, inside = begin, begin, 0
+    while True:
+        nl = buf.find(newline, j)
+        if nl < 0:
+            return end
+        if quote is not None:
+            inside ^= buf.count(quote, j, nl) & 1
+        if not inside:
+            end = nl + 1
+        j = nl + 1
