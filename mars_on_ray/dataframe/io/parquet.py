@@ -14,6 +14,7 @@ import math
 import os
 from typing import Any, NamedTuple
 
+import numpy as np
 import pandas as pd
 
 from ...config import options
@@ -23,6 +24,12 @@ from ..core import new_frame
 from . import paths
 from .arrow import check_dtype_backend, to_pandas
 from .reader import Reader, format_dnf, normalize_dnf, range_indexed
+
+
+#: pandas >= 3 keeps a RangeIndex when a boolean mask selects equally spaced rows; before, only
+#: an all-true mask did. Rows of skipped row groups are rows the plan's filter drops, so a
+#: pruned read must not look like an all-true selection there.
+_MASK_KEEPS_RANGE = isinstance(pd.RangeIndex(4)[np.array([False, True, True, False])], pd.RangeIndex)
 
 
 class RowGroup(NamedTuple):
@@ -38,9 +45,10 @@ class ReadParquet(Reader):
     """A parquet file, directory (hive partitions) or list of files."""
 
     _params = ("path", "fs", "fmt", "schema", "row_groups", "filters", "dtype_backend",
-               "to_pandas_kwargs", "index_columns", "index_range", "total_rows", "pandas_metadata", "chunk_bytes")
+               "to_pandas_kwargs", "index_columns", "index_range", "total_rows", "pandas_metadata", "chunk_bytes", "pruned")
     accepts_filters = True
     label = "md.read_parquet"
+    pruned = False
 
     def source_name(self) -> str:
         return str(self.path)
@@ -54,6 +62,7 @@ class ReadParquet(Reader):
     # -- planning ------------------------------------------------------------------------
     def tile(self, ctx, out):
         groups = self._surviving(self.row_groups)
+        pruned = len(groups) < len(self.row_groups)
         ncols = max(1, len(self.schema.names))
         width = ncols if self.columns is None else len(self.columns) + len(self.index_columns)
         limit = self.chunk_bytes or options.chunk_store_limit
@@ -73,7 +82,7 @@ class ReadParquet(Reader):
         chunks = []
         for i, piece in enumerate(pieces):
             rows = sum(rg.rows for rg in piece) if rows_known else math.nan
-            op = self.new(row_groups=tuple(piece))
+            op = self.new(row_groups=tuple(piece), pruned=pruned)
             chunks.append(ChunkData(op, [], chunk_shape(out.meta, rows), out.meta, (i, 0)))
         if not rows_known and self.index_range is not None:
             shapes = yield chunks  # rows the user's filters kept: the RangeIndex needs them
@@ -105,7 +114,10 @@ class ReadParquet(Reader):
         frame = self._to_pandas(table)
         if self.index_range is not None and not self.filters:
             labels = _range_labels(self.index_range, self.total_rows)
-            frame = frame.set_axis(_positions(self.row_groups, *labels), axis=0)
+            index = _positions(self.row_groups, *labels)
+            if self.pruned and not _MASK_KEEPS_RANGE:
+                index = pd.Index(index.to_numpy(), name=index.name)  # as the plan's filter would give
+            frame = frame.set_axis(index, axis=0)
         return frame
 
     def _dataset(self, groups):
@@ -173,8 +185,6 @@ def _positions(groups, start: int, step: int, name) -> pd.Index:
     if len(runs) <= 1:
         lo, hi = runs[0] if runs else (0, 0)
         return pd.RangeIndex(start + lo * step, start + hi * step, step, name=name)
-    import numpy as np
-
     labels = np.concatenate([np.arange(lo, hi, dtype=np.int64) for lo, hi in runs]) * step + start
     return pd.Index(labels, name=name)
 
