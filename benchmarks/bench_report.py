@@ -20,6 +20,10 @@ WORKLOAD_TITLES = {
     "groupby": "groupby-sum",
     "overhead": "per-subtask overhead",
     "sessions": "sessions",
+    "parquet_write": "to_parquet 8 parts",
+    "parquet_read": "read_parquet(columns=3) + filter + groupby",
+    "parquet_lazy": "read_parquet()[3 cols] + filter + groupby",
+    "csv_read": "read_csv + sum",
 }
 
 
@@ -103,7 +107,8 @@ def markdown(results: dict, params: dict, meta: dict) -> str:
              "| workload | engine | median s | best s | repeats | vs NumPy/pandas | vs best Dask "
              "| peak RSS MiB | Δ RSS MiB | peak PSS MiB | notes |",
              "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---|"]
-    order = ("seed", "elementwise", "groupby", "overhead", "sessions")
+    order = ("seed", "elementwise", "groupby", "overhead", "sessions", "parquet_write",
+             "parquet_read", "parquet_lazy", "csv_read")
     workloads = sorted({w for w, _ in results}, key=lambda w: order.index(w) if w in order else 99)
     for w in workloads:
         for e in ENGINE_ORDER:
@@ -146,7 +151,11 @@ def targets(results: dict, d_all: dict) -> list[str]:
     if r:
         out.append(f"- cold new_session() (no target): {r['median_s']:.2f} s, embedded Ray start "
                    "included")
-    for w in ("seed", "elementwise", "groupby"):
+    lazy, explicit = _ok(results, "parquet_lazy", "mars"), _ok(results, "parquet_read", "mars")
+    if lazy and explicit:
+        out.append(f"- lazy column selection costs {lazy['median_s'] / explicit['median_s']:.2f}x the "
+                   "explicit columns= read (goal: 1x)")
+    for w in ("seed", "elementwise", "groupby", "parquet_write", "parquet_read", "parquet_lazy", "csv_read"):
         dm = d_all.get((w, "mars"))
         if dm and "vs_best_dask" in dm:
             faster = "faster" if dm["vs_best_dask"] < 1 else "slower"

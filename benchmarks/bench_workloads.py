@@ -21,12 +21,15 @@ from typing import Any, Callable
 import numpy as np
 import pandas as pd
 
-WORKLOADS = ("seed", "elementwise", "groupby", "overhead", "sessions")
+WORKLOADS = ("seed", "elementwise", "groupby", "overhead", "sessions", "parquet_write", "parquet_read",
+             "parquet_lazy", "csv_read")
 
 FULL = dict(seed_n=2000, seed_chunk=200, ew_n=8000, gb_rows=20_000_000, gb_keys=1000,
-            gb_parts=8, oh_n=10_000, cold_repeats=3, warm_repeats=5)
+            gb_parts=8, oh_n=10_000, cold_repeats=3, warm_repeats=5,
+            io_rows=20_000_000, io_parts=8, csv_rows=10_000_000)
 QUICK = dict(seed_n=1000, seed_chunk=200, ew_n=2000, gb_rows=1_000_000, gb_keys=1000,
-             gb_parts=4, oh_n=1000, cold_repeats=1, warm_repeats=3)
+             gb_parts=4, oh_n=1000, cold_repeats=1, warm_repeats=3,
+             io_rows=1_000_000, io_parts=8, csv_rows=500_000)
 
 
 @dataclass
@@ -404,6 +407,10 @@ CASES: dict[tuple[str, str], Callable[[dict, Env], Case]] = {
     ("sessions", "mars-attach"): sessions_attach,
     ("sessions", "mars-cold"): sessions_cold,
 }
+
+from bench_io import IO_CASES  # noqa: E402  (it imports this module's helpers)
+
+CASES.update(IO_CASES)
 
 # Phases: one process each, in this order, so that one engine's processes never inflate
 # another's memory figures. The Ray phase holds raw Ray and mars (the same cluster).
