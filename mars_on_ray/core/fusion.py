@@ -10,8 +10,9 @@ from .operand import Operand
 
 #: a chunk read by more consumers than this is not fused into them (keeps fan-out parallel)
 FANOUT_LIMIT = 3
-#: at most this many source chunks are pulled into the one subtask reading them
-MAX_ABSORBED_SOURCES = 4
+#: at most this many source chunks are pulled into the one subtask reading them (more would
+#: run one after another what could run side by side: reads, the parts of a write)
+MAX_ABSORBED_SOURCES = 2
 
 
 @dataclass

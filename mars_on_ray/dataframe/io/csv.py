@@ -73,7 +73,8 @@ class ReadCSV(Reader):
         for i, piece, parity in zip(positions, pieces, parities):
             op = self.new(piece=piece, parities=parity, checked=checked)
             frames.append(ChunkData(op, [], (math.nan, out.shape[1]), out.meta, (i, 0), 0))
-            infos.append(ChunkData(op, [], (2,), None, (i,), 1) if op.n_outputs == 2 else None)
+            # the same grid index: outputs of one operand run as one step (see build_steps)
+            infos.append(ChunkData(op, [], (2,), None, (i, 0), 1) if op.n_outputs == 2 else None)
         return frames, infos
 
     def _reread_wrong_guesses(self, out, pieces, frames, infos, counts):
@@ -130,8 +131,8 @@ class ReadCSV(Reader):
                 return self._parse(f, f"md.read_csv: {path}", compression=compression)
         data, quotes = read_range(self.fs, path, start, stop, self.quotechar, self.parities, self.newline)
         try:
-            frame = self._parse(io.BytesIO(data), f"md.read_csv: {path}, bytes {start}-{stop}") \
-                if data.strip() else self.empty
+            frame = self.empty if not data or data.isspace() else \
+                self._parse(io.BytesIO(data), f"md.read_csv: {path}, bytes {start}-{stop}")
         except Exception:
             if self.checked:
                 raise

@@ -51,31 +51,38 @@ def read_range(fs, path: str, start: int, stop: int, quote: bytes | None, pariti
                newline: bytes = b"\n") -> tuple[bytes, int]:
     """The lines starting in ``[start, stop)`` of ``path``, and the quotes in that raw range.
 
-    ``parities``: the quote parity at ``start`` and at ``stop`` (0 when outside quotes).
+    ``parities``: the quote parity at ``start`` and at ``stop`` (0 when outside quotes). Only
+    small windows around the two boundaries are scanned; the lines are read with one read,
+    so a range of many MB is never copied.
     """
-    base = max(start - 1, 0)
     with fs.open(path, "rb") as f:
-        f.seek(base)
-        buf = f.read(stop - base)
-        quotes = buf.count(quote, start - base) if quote is not None else 0
-        begin = 0 if start == 0 else find_line_start(buf, start - base, quote, parities[0], newline)
-        while begin is None:  # the first line start lies past the range: nothing starts in it
-            more = f.read(_BLOCK)
-            if not more:
-                return b"", quotes
-            buf += more
-            begin = find_line_start(buf, start - base, quote, parities[0], newline)
-        if begin >= stop - base and start != 0:
-            return b"", quotes
-        end = find_line_start(buf, stop - base, quote, parities[1], newline)
-        while end is None:
-            more = f.read(_BLOCK)
-            if not more:
-                end = len(buf)
-                break
-            buf += more
-            end = find_line_start(buf, stop - base, quote, parities[1], newline)
-    return buf[begin:end], quotes
+        begin, head_quotes = (0, 0) if start == 0 else _boundary(f, start, quote, parities[0], newline)
+        end, _ = _boundary(f, stop, quote, parities[1], newline)
+        if begin >= end:
+            if quote is None:
+                return b"", 0
+            f.seek(start)
+            return b"", f.read(stop - start).count(quote)
+        f.seek(begin)
+        data = f.read(end - begin)
+    # quotes in [start, stop) = those in [start, begin) + those in [begin, stop)
+    quotes = head_quotes + data.count(quote, 0, stop - begin) if quote is not None else 0
+    return data, quotes
+
+
+def _boundary(f, offset: int, quote, inside: int, newline: bytes) -> tuple[int, int]:
+    """(file position of the first line start at/after ``offset`` outside quotes, quotes in
+    ``[offset, that position)``); the file's end if there is none."""
+    f.seek(offset - 1)
+    buf = f.read(_BLOCK)
+    while True:
+        found = find_line_start(buf, 1, quote, inside, newline)
+        if found is not None:
+            return offset - 1 + found, (buf.count(quote, 1, found) if quote is not None else 0)
+        more = f.read(_BLOCK)
+        if not more:
+            return offset - 1 + len(buf), (buf.count(quote, 1) if quote is not None else 0)
+        buf += more
 
 
 def sample_lines(fs, path: str, start: int, size: int, quote: bytes | None,
