@@ -10,7 +10,7 @@ class Options:
     chunk_store_limit: int = 128 * 1024**2
     #: show a progress bar for executions longer than this many seconds (None: never)
     progress_bar_after: float | None = 1.0
-    #: groupby: at most this many groups (estimated) use a tree reduction, more use a shuffle
+    #: groupby: at most this many groups in a chunk's partial use a tree reduction, more a shuffle
     groupby_tree_max_groups: int = 10_000
     #: fan-in of tree reductions
     combine_size: int = 4

@@ -82,6 +82,8 @@ class Session:
             result = self._results.get(node.key)
             if result is not None:
                 stored[node.key] = stored_node(node, result.chunk_keys, result.nsplits)
+            else:
+                node.op.check_distributable()
         return FlatGraph(roots, stored)
 
     def fetch(self, *objs: Tileable) -> Any:

@@ -68,3 +68,14 @@ def test_failed_write_on_ray_leaves_nothing(session, frame, tmp_path):
         m.to_csv(str(tmp_path / "x.csv")).execute()
     assert os.listdir(tmp_path / "pq") == []
     assert os.listdir(tmp_path) == ["pq"]
+
+
+def test_memory_filesystem_is_refused_clearly_on_ray(session, frame):
+    import fsspec
+
+    with fsspec.filesystem("memory").open("/ray/data.csv", "wb") as f:
+        f.write(frame.head(20).to_csv(index=False).encode())
+    with pytest.raises(ValueError, match="memory://"):
+        md.read_csv("memory://ray/data.csv").execute()
+    with pytest.raises(ValueError, match="memory://"):
+        md.DataFrame(frame.head(5)).to_csv("memory://ray/out.csv").execute()

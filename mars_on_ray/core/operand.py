@@ -91,6 +91,11 @@ class Operand:
 
         return TileableData(self, inputs, node.shape, node.meta, node.chunk_size, node.output_index)
 
+    def check_distributable(self) -> None:
+        """Raise (with a clear message) when this operation cannot run in another process,
+        e.g. a reader of a filesystem that exists only in the client. Called before a graph
+        is sent to the cluster."""
+
     def abort(self) -> None:
         """Undo side effects after the task running this operation failed (writers remove
         what they staged). Called once per tileable, where the task is planned."""

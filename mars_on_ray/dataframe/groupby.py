@@ -1,8 +1,8 @@
 """groupby-aggregate: per-chunk partial aggregation, then a tree combine or a shuffle.
 
 Aggregations with mergeable partials (sum, count, mean, min, max, size, prod, first, last) are
-aggregated per chunk first; tiling runs that stage, and when the partials hold more than
-``options.groupby_tree_max_groups`` groups in total it shuffles them (by sampled key ranges when
+aggregated per chunk first; tiling runs that stage, and when one partial holds more than
+``options.groupby_tree_max_groups`` groups it shuffles them (by sampled key ranges when
 the result is sorted on one key, so each reducer's output is a result chunk in order; by hash
 otherwise, then one chunk restores pandas' group order) instead of a tree combine. Any other
 aggregation shuffles the rows by key hash and runs pandas' own groupby on whole groups.
@@ -108,7 +108,9 @@ class GroupByAgg(Operand):
                               None, (i, 0)) for i, c in enumerate(chunks)]
         if len(partials) > 1:
             shapes = yield partials
-            n_groups = sum(s[0] for s in shapes)
+            # the largest partial: at least that many groups, however often keys repeat across
+            # chunks (a sum would count 24 chunks of the same 1,000 keys as 24,000 groups)
+            n_groups = max(s[0] for s in shapes)
             if n_groups > options.groupby_tree_max_groups:
                 if self.sort and _rangeable(out.inputs[0].meta, self.by):
                     return (yield from self._tile_range(out, partials))

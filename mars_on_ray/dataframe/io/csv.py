@@ -15,7 +15,6 @@ pass ``dtype=``. The default index is one RangeIndex over all rows, as if one fi
 """
 from __future__ import annotations
 
-import io
 import math
 
 import numpy as np
@@ -23,7 +22,7 @@ import pandas as pd
 
 from ...core.entity import ChunkData
 from ..blockwise import chunk_shape, rows_grid
-from .csv_bytes import read_range
+from .csv_bytes import RangeReader
 from .reader import Reader, range_indexed
 
 
@@ -129,15 +128,18 @@ class ReadCSV(Reader):
         if not ranged:  # a whole file: pandas opens it (compression included)
             with self.fs.open(path, "rb") as f:
                 return self._parse(f, f"md.read_csv: {path}", compression=compression)
-        data, quotes = read_range(self.fs, path, start, stop, self.quotechar, self.parities, self.newline)
-        try:
-            frame = self.empty if not data or data.isspace() else \
-                self._parse(io.BytesIO(data), f"md.read_csv: {path}, bytes {start}-{stop}")
-        except Exception:
-            if self.checked:
-                raise
-            return self.empty, np.array([quotes, 1])  # maybe only a wrong guess: read again
-        return frame, np.array([quotes, 0])
+        with self.fs.open(path, "rb") as f:
+            reader = RangeReader(f, start, stop, self.quotechar, self.parities, self.newline)
+            try:
+                frame = self.empty if reader.empty else \
+                    self._parse(reader, f"md.read_csv: {path}, bytes {start}-{stop}")
+                failed = 0
+            except Exception:
+                if self.checked:
+                    raise
+                frame, failed = self.empty, 1  # maybe only a wrong guess about quotes: read again
+            quotes = reader.finish()
+        return frame, np.array([quotes, failed])
 
     def _parse(self, source, where: str, **extra):
         kwargs = dict(self.kwargs)

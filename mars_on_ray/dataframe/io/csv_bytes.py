@@ -47,27 +47,60 @@ def find_line_start(buf: bytes, offset: int, quote: bytes | None, inside: int,
         j = nl
 
 
-def read_range(fs, path: str, start: int, stop: int, quote: bytes | None, parities: tuple,
-               newline: bytes = b"\n") -> tuple[bytes, int]:
-    """The lines starting in ``[start, stop)`` of ``path``, and the quotes in that raw range.
+class RangeReader:
+    """A file-like object over the lines starting in ``[start, stop)`` of an open file, read in
+    small blocks (a range of many MB is never held twice), counting the quotes of the raw
+    range ``[start, stop)`` as it goes (``quotes`` is final once everything was read).
 
-    ``parities``: the quote parity at ``start`` and at ``stop`` (0 when outside quotes). Only
-    small windows around the two boundaries are scanned; the lines are read with one read,
-    so a range of many MB is never copied.
+    ``parities``: the quote parity at ``start`` and at ``stop`` (0 when outside quotes).
     """
-    with fs.open(path, "rb") as f:
+
+    def __init__(self, f, start: int, stop: int, quote: bytes | None, parities: tuple,
+                 newline: bytes = b"\n"):
+        self.f, self.quote = f, quote
         begin, head_quotes = (0, 0) if start == 0 else _boundary(f, start, quote, parities[0], newline)
         end, _ = _boundary(f, stop, quote, parities[1], newline)
-        if begin >= end:
-            if quote is None:
-                return b"", 0
+        self.left = max(0, end - begin)
+        if self.left == 0:  # no line starts in the range: count its quotes directly
             f.seek(start)
-            return b"", f.read(stop - start).count(quote)
+            head_quotes = f.read(stop - start).count(quote) if quote is not None else 0
+        self.quotes, self.count_left = head_quotes, max(0, stop - begin) if self.left else 0
         f.seek(begin)
-        data = f.read(end - begin)
-    # quotes in [start, stop) = those in [start, begin) + those in [begin, stop)
-    quotes = head_quotes + data.count(quote, 0, stop - begin) if quote is not None else 0
-    return data, quotes
+
+    @property
+    def empty(self) -> bool:
+        return self.left == 0
+
+    def read(self, size: int = -1) -> bytes:
+        size = self.left if size is None or size < 0 else min(size, self.left)
+        block = self.f.read(size) if size else b""
+        self.left -= len(block)
+        if self.quote is not None and self.count_left:
+            self.quotes += block.count(self.quote, 0, min(len(block), self.count_left))
+            self.count_left -= min(len(block), self.count_left)
+        return block
+
+    def finish(self) -> int:
+        """Read what the parser left unread (to count its quotes); the range's quote count."""
+        while self.count_left and self.read(_BLOCK):
+            pass
+        return self.quotes
+
+    def readable(self) -> bool:
+        return True
+
+    def __iter__(self):  # pandas' C parser reads blocks; an iterator protocol marks a file
+        return iter(lambda: self.read(_BLOCK), b"")
+
+
+def read_range(fs, path: str, start: int, stop: int, quote: bytes | None, parities: tuple,
+               newline: bytes = b"\n") -> tuple[bytes, int]:
+    """The lines starting in ``[start, stop)`` of ``path`` as bytes, and the quotes in that raw
+    range (tests and small reads; chunks stream through ``RangeReader``)."""
+    with fs.open(path, "rb") as f:
+        reader = RangeReader(f, start, stop, quote, parities, newline)
+        data = reader.read()
+        return data, reader.finish()
 
 
 def _boundary(f, offset: int, quote, inside: int, newline: bytes) -> tuple[int, int]:

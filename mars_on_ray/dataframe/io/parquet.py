@@ -117,7 +117,7 @@ class ReadParquet(Reader):
             index = _positions(self.row_groups, *labels)
             if self.pruned and not _MASK_KEEPS_RANGE:
                 index = pd.Index(index.to_numpy(), name=index.name)  # as the plan's filter would give
-            frame = frame.set_axis(index, axis=0)
+            frame.index = index  # our own new frame: no copy
         return frame
 
     def _dataset(self, groups):

@@ -32,6 +32,17 @@ def is_local(fs) -> bool:
     return isinstance(fs, LocalFileSystem)
 
 
+def check_shared(fs, what: str) -> None:
+    """Raise if ``fs`` (fsspec, or pyarrow wrapping fsspec; None: no files) lives only in
+    this process."""
+    from fsspec.implementations.memory import MemoryFileSystem
+
+    inner = getattr(getattr(fs, "handler", None), "fs", fs)
+    if isinstance(inner, MemoryFileSystem):
+        raise ValueError(f"{what}: a memory:// filesystem exists only in this process and the "
+                         "cluster's workers cannot see it; use a local path or an object store")
+
+
 def _hidden(path: str) -> bool:
     name = posixpath.basename(path.rstrip("/"))
     return name.startswith((".", "_"))

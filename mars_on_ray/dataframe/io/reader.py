@@ -32,6 +32,11 @@ class Reader(Operand):
     #: True when the reader can stop after ``limit`` rows (CSV nrows, SQL LIMIT)
     accepts_limit = False
 
+    def check_distributable(self) -> None:
+        from .paths import check_shared
+
+        check_shared(getattr(self, "fs", None), self.name)
+
     def can_prune(self) -> bool:
         """Whether this reader can read fewer columns (some options pin them by position)."""
         return True
@@ -101,7 +106,9 @@ class RangeIndexed(Operand):
 
     def execute(self, frame):
         stop = self.start + len(frame) * self.step
-        return frame.set_axis(pd.RangeIndex(self.start, stop, self.step, name=self.index_name), axis=0)
+        frame = frame.copy(deep=False)  # a new index on the same data (the input is shared)
+        frame.index = pd.RangeIndex(self.start, stop, self.step, name=self.index_name)
+        return frame
 
 
 def range_indexed(chunks: list[ChunkData], rows: list[int], meta, start: int = 0, step: int = 1,

@@ -47,6 +47,11 @@ class Write(Operand):
         self.commit(list(values))
         return self.written
 
+    def check_distributable(self) -> None:
+        from .paths import check_shared
+
+        check_shared(getattr(self, "fs", None), self.name)
+
     def abort(self) -> None:
         """Remove what the parts staged (the task failed before the commit)."""
 
