@@ -87,3 +87,24 @@ def _fill_auto_axes(splits, shape, auto_axes, budget):
             splits[i] = (shape[i],) if shape[i] else (0,)
             budget = max(1, budget // max(1, shape[i]))
             remaining.remove(i)
+
+
+def balanced_runs(sizes: Sequence[float], limit: float, cpus: int = 1) -> list[range]:
+    """Split items of ``sizes`` bytes, in order, into runs of similar total size: each under
+    ``limit`` (an item larger than it stands alone), and about a multiple of ``cpus`` runs
+    where there are enough items, so that no CPU waits for one last oversized chunk (but no
+    run is made smaller than ``limit / 16`` for that: small data stays in few chunks)."""
+    if not sizes:
+        return [range(0, 0)]
+    total = float(sum(sizes))
+    n = max(1, math.ceil(total / max(limit, 1)))
+    balanced = min(math.ceil(n / cpus) * cpus, int(total // max(limit / 16, 1)))
+    target = total / min(len(sizes), max(n, balanced))
+    runs, first, acc = [], 0, 0.0
+    for i, size in enumerate(sizes):
+        if i > first and (acc + size > limit or acc >= target * (1 - 1e-9)):
+            runs.append(range(first, i))
+            first, acc = i, 0.0
+        acc += size
+    runs.append(range(first, len(sizes)))
+    return runs

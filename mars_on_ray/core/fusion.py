@@ -79,7 +79,7 @@ def fuse(steps: list[Step], target_keys: set[str]) -> list[SubtaskSpec]:
         if step.op.fusable and propagates and len(pred_colors) <= 1:
             group = pred_colors.pop() if pred_colors else i
             color.append(group)
-            for p in preds[i]:
+            for p in preds[i] if len(preds[i]) <= MAX_ABSORBED_SOURCES else ():
                 if color[p] is None and absorbed.get(group, 0) < MAX_ABSORBED_SOURCES:
                     color[p] = group
                     absorbed[group] = absorbed.get(group, 0) + 1
@@ -136,13 +136,13 @@ def _place_sources(preds: list[set[int]], n_consumers: list[int], color: list,
     is small), at most MAX_ABSORBED_SOURCES per group; otherwise it is its own subtask."""
     reader_colors: dict[int, set] = {}
     for i, p in enumerate(preds):
-        for j in p:
-            reader_colors.setdefault(j, set()).add(color[i])
+        for j in p:  # a reader of many inputs (a commit, a combine) runs them side by side
+            reader_colors.setdefault(j, set()).add(color[i] if len(p) <= MAX_ABSORBED_SOURCES else None)
     for i, c in enumerate(color):
         if c is not None:
             continue
         readers = reader_colors.get(i, set())
-        target = next(iter(readers)) if len(readers) == 1 else None
+        target = next(iter(readers)) if len(readers) == 1 else None  # None: a wide reader
         if target is not None and n_consumers[i] <= FANOUT_LIMIT and absorbed.get(target, 0) < MAX_ABSORBED_SOURCES:
             absorbed[target] = absorbed.get(target, 0) + 1
             color[i] = target

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import inspect
+import os
 from typing import Generator
 
 import numpy as np
@@ -18,10 +19,12 @@ class ValuesRequest(list):
 
 
 class TileContext:
-    """Maps tileable keys to their tiled form for one task."""
+    """Maps tileable keys to their tiled form for one task; ``cpus``: the CPUs that will run
+    it (a hint for splitting work into enough chunks, never for results)."""
 
-    def __init__(self):
+    def __init__(self, cpus: int | None = None):
         self.tiled: dict[str, Tiled] = {}
+        self.cpus = max(1, int(cpus or os.cpu_count() or 1))
 
     def __getitem__(self, node: TileableData) -> Tiled:
         return self.tiled[node.key]

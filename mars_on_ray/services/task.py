@@ -35,6 +35,12 @@ class TaskState:
     plan: Plan | None = None
 
 
+def _cluster_cpus() -> int:
+    import ray
+
+    return int(ray.cluster_resources().get("CPU", 1))
+
+
 @dataclass
 class TileableResult:
     """What a client needs to fetch one executed tileable."""
@@ -97,7 +103,7 @@ class TaskService(Service):
     async def _run_stages(self, state: TaskState) -> list[TileableResult]:
         keep: list[str] = []
         try:
-            ctx = TileContext()
+            ctx = TileContext(cpus=await asyncio.to_thread(_cluster_cpus))
             started = time.perf_counter()
             plan = state.plan = optimize(state.roots)
             driver = tile_graph(list(plan.order), ctx)

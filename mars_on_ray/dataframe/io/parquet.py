@@ -18,6 +18,7 @@ import numpy as np
 import pandas as pd
 
 from ...config import options
+from ...core.chunk_sizes import balanced_runs
 from ...core.entity import ChunkData
 from ..blockwise import chunk_shape, rows_grid
 from ..core import new_frame
@@ -65,17 +66,9 @@ class ReadParquet(Reader):
         pruned = len(groups) < len(self.row_groups)
         ncols = max(1, len(self.schema.names))
         width = ncols if self.columns is None else len(self.columns) + len(self.index_columns)
-        limit = self.chunk_bytes or options.chunk_store_limit
-        pieces, current, size = [], [], 0
-        for rg in groups:
-            nbytes = rg.nbytes * width / ncols
-            if current and size + nbytes > limit:
-                pieces.append(current)
-                current, size = [], 0
-            current.append(rg)
-            size += nbytes
-        if current or not pieces:
-            pieces.append(current)
+        sizes = [rg.nbytes * width / ncols for rg in groups]
+        runs = balanced_runs(sizes, self.chunk_bytes or options.chunk_store_limit, ctx.cpus)
+        pieces = [[groups[i] for i in run] for run in runs]
         if self.limit is not None:
             pieces = _first_rows(pieces, self.limit)
         rows_known = not self.filters

@@ -30,8 +30,12 @@ class ToParquet(Write):
             frame.to_parquet(staging, filesystem=self.fs, partition_cols=list(self.partition_cols),
                              basename_template=f"part.{index:0{self.width}d}.{{i}}.parquet", **self.kwargs)
             return index
-        with self.fs.open(posixpath.join(staging, self.part_name(index)), "wb") as f:
-            frame.to_parquet(f, **self.kwargs)
+        part = posixpath.join(staging, self.part_name(index))
+        if paths.is_local(self.fs):  # pyarrow's own file: faster than a Python file object
+            frame.to_parquet(part, **self.kwargs)
+        else:
+            with self.fs.open(part, "wb") as f:
+                frame.to_parquet(f, **self.kwargs)
         return index
 
     @property
