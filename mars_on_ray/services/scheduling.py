@@ -88,7 +88,7 @@ class SchedulingService(Service):
     async def values(self, session_id: str, task_id: str, keys: list[str]) -> list:
         """The values of (small) chunks a task computed or the session stores, for tiling."""
         task = self._tasks.get(task_id)
-        refs = dict(task.refs) if task is not None else {}
+        refs = {k: task.refs[k] for k in keys if k in task.refs} if task is not None else {}
         missing = [k for k in keys if k not in refs]
         if missing:
             found = await self.service("storage").get_refs.remote(session_id, missing)

@@ -35,10 +35,17 @@ class TaskState:
     plan: Plan | None = None
 
 
+_CPUS_TTL = 10.0  # seconds a reading of the cluster's CPUs is reused (a GCS call per task is waste)
+_cpus_seen: list = [0.0, 1]
+
+
 def _cluster_cpus() -> int:
     import ray
 
-    return int(ray.cluster_resources().get("CPU", 1))
+    now = time.monotonic()
+    if now - _cpus_seen[0] > _CPUS_TTL:
+        _cpus_seen[:] = [now, int(ray.cluster_resources().get("CPU", 1))]
+    return _cpus_seen[1]
 
 
 @dataclass
