@@ -6,27 +6,7 @@ it. ``inside`` below is that parity at the scan's starting offset.
 """
 from __future__ import annotations
 
-import re
-
 _BLOCK = 1 << 16
-_UNITS = {"": 1, "b": 1, "k": 1 << 10, "kb": 1 << 10, "kib": 1 << 10, "m": 1 << 20, "mb": 1 << 20,
-          "mib": 1 << 20, "g": 1 << 30, "gb": 1 << 30, "gib": 1 << 30}
-
-
-def parse_size(value) -> int | None:
-    """Bytes from an int or a Mars-style size string (``"64M"``, ``"100k"``, ``"1.5GiB"``)."""
-    if value is None:
-        return None
-    if isinstance(value, (int, float)) and not isinstance(value, bool):
-        size = int(value)
-    else:
-        match = re.fullmatch(r"\s*([0-9.]+)\s*([a-zA-Z]*)\s*", str(value))
-        if not match or match.group(2).lower() not in _UNITS:
-            raise ValueError(f"invalid size {value!r}: use bytes or a number with k, M or G")
-        size = int(float(match.group(1)) * _UNITS[match.group(2).lower()])
-    if size <= 0:
-        raise ValueError(f"size must be positive, got {value!r}")
-    return size
 
 
 def find_line_start(buf: bytes, offset: int, quote: bytes | None, inside: int,
@@ -91,16 +71,6 @@ class RangeReader:
 
     def __iter__(self):  # pandas' C parser reads blocks; an iterator protocol marks a file
         return iter(lambda: self.read(_BLOCK), b"")
-
-
-def read_range(fs, path: str, start: int, stop: int, quote: bytes | None, parities: tuple,
-               newline: bytes = b"\n") -> tuple[bytes, int]:
-    """The lines starting in ``[start, stop)`` of ``path`` as bytes, and the quotes in that raw
-    range (tests and small reads; chunks stream through ``RangeReader``)."""
-    with fs.open(path, "rb") as f:
-        reader = RangeReader(f, start, stop, quote, parities, newline)
-        data = reader.read()
-        return data, reader.finish()
 
 
 def _boundary(f, offset: int, quote, inside: int, newline: bytes) -> tuple[int, int]:

@@ -17,7 +17,8 @@ import pandas as pd
 from ..core import DataFrame, new_frame
 from . import paths
 from .csv import ReadCSV, _index_names
-from .csv_bytes import find_line_start, parse_size, sample_lines
+from ...storage.tuning import parse_size
+from .csv_bytes import find_line_start, sample_lines
 
 #: options with which a file can only be read whole: footers, escaped quotes, line lists
 _WHOLE_FILE = ("skipfooter", "escapechar")
@@ -47,6 +48,9 @@ def read_csv(filepath_or_buffer, *, chunk_bytes="64M", sample_bytes="256k", stor
 
         return datasource.from_pandas(pd.read_csv(filepath_or_buffer, **kwargs))
     chunk_bytes, sample_size = parse_size(chunk_bytes), parse_size(sample_bytes)
+    if (chunk_bytes is not None and chunk_bytes <= 0) or not sample_size or sample_size <= 0:
+        raise ValueError(f"chunk_bytes and sample_bytes must be positive sizes, got {chunk_bytes!r}, "
+                         f"{sample_size!r}")
     fs, files = paths.expand(filepath_or_buffer, storage_options)
     limit = kwargs.pop("nrows", None)
     quote = _quote_byte(kwargs)
