@@ -72,6 +72,7 @@ def test_read_csv_several_files_glob_directory_and_compression(tmp_path):
     expected = pd.concat([pd.read_csv(folder / f"p{i}.csv") for i in range(3)], ignore_index=True)
     assert_eq(md.read_csv(str(folder / "*.csv"), chunk_bytes=1500), expected)
     assert_eq(md.read_csv(str(folder), chunk_bytes=1500), expected)
+    assert_eq(md.read_csv("file://" + str(folder / "*.csv"), chunk_bytes=1500), expected)
     assert_eq(md.read_csv([str(folder / "p0.csv"), str(folder / "p2.csv")]),
               pd.concat([pd.read_csv(folder / "p0.csv"), pd.read_csv(folder / "p2.csv")], ignore_index=True))
     with_index = pd.concat([pd.read_csv(folder / f"p{i}.csv", index_col="k") for i in range(3)])

@@ -96,6 +96,7 @@ def test_read_parquet_glob_list_and_fsspec_memory(data, tmp_path):
     expected = pd.read_parquet(files)
     assert_eq(md.read_parquet(files, chunk_bytes=900), expected)
     assert_eq(md.read_parquet(os.path.join(folder, "*.parquet"), chunk_bytes=900), expected)
+    assert_eq(md.read_parquet("file://" + folder, chunk_bytes=900), pd.read_parquet(folder))
     memory = fsspec.filesystem("memory")
     with memory.open("/pq/data.parquet", "wb") as f:
         df.to_parquet(f, row_group_size=20)
