@@ -29,6 +29,20 @@ def _lazy(module: str, name: str, reflected: bool = False):
     return lazy_method("mars_on_ray.dataframe", module, name, reflected)
 
 
+def methods(*classes, name: str | None = None, prop: bool = False):
+    """Attach the decorated function ``f(obj, ...)`` to ``classes`` as the method (or, with
+    ``prop``, the property) ``name`` (default: the function's name). Operation modules use it
+    next to their code, so no class table lists every method."""
+
+    def attach(func):
+        attr = property(func) if prop else func
+        for cls in classes:
+            setattr(cls, name or func.__name__, attr)
+        return func
+
+    return attach
+
+
 class _Frame(Tileable):
     __slots__ = ()
 
@@ -58,12 +72,17 @@ class _Frame(Tileable):
         locals()[f"__{_dunder}__"] = _lazy("arithmetic", _func)
         locals()[f"__r{_dunder}__"] = _lazy("arithmetic", _func, reflected=True)
     __invert__ = _lazy("arithmetic", "invert")
+    for _func in ("add", "sub", "mul", "truediv", "floordiv", "mod", "pow"):
+        locals()[f"r{_func}"] = _lazy("arithmetic", _func, reflected=True)
+    div, rdiv = _lazy("arithmetic", "truediv"), _lazy("arithmetic", "truediv", reflected=True)
+    divide, multiply, subtract = div, _lazy("arithmetic", "mul"), _lazy("arithmetic", "sub")
+    product = _lazy("reduction", "prod")
     __neg__ = _lazy("arithmetic", "neg")
     __abs__ = _lazy("arithmetic", "abs")
     abs = _lazy("arithmetic", "abs")
     astype = _lazy("arithmetic", "astype")
-    isna = _lazy("missing", "isna")
-    notna = _lazy("missing", "notna")
+    isna = isnull = _lazy("missing", "isna")
+    notna = notnull = _lazy("missing", "notna")
     fillna = _lazy("missing", "fillna")
     dropna = _lazy("missing", "dropna")
     del _name, _dunder, _func
