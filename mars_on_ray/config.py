@@ -1,6 +1,14 @@
-"""Global options (a small mutable namespace; ``mr.options.chunk_store_limit = ...``)."""
+"""Global options (``mr.options.chunk_store_limit = ...``), carried to the services with each task.
+
+``options`` reads and writes the options of the current context: the client's globals, or,
+inside the task service, the copy the client sent with the task (a ``contextvars`` context per
+task, so concurrent tasks of different sessions each see their own).
+"""
 from __future__ import annotations
 
+import contextvars
+import dataclasses
+from contextlib import contextmanager
 from dataclasses import dataclass
 
 
@@ -16,6 +24,42 @@ class Options:
     combine_size: int = 4
     #: retries of a subtask whose worker died (user exceptions are never retried)
     subtask_max_retries: int = 3
+    #: a stage whose peak memory as one subtask stays under this many bytes runs as one subtask
+    #: with all of a node's CPUs (the small-data path); 0 turns the path off
+    small_data_bytes: int = 128 * 1024**2
 
 
-options = Options()
+_current: contextvars.ContextVar[Options] = contextvars.ContextVar("mars_on_ray_options",
+                                                                    default=Options())
+
+
+class _OptionsView:
+    """The options of the current context, read and set by attribute."""
+
+    def __getattr__(self, name):
+        return getattr(_current.get(), name)
+
+    def __setattr__(self, name, value):
+        if name not in {f.name for f in dataclasses.fields(Options)}:
+            raise AttributeError(f"no option named {name!r}")
+        setattr(_current.get(), name, value)
+
+    def __repr__(self) -> str:
+        return repr(_current.get())
+
+    def snapshot(self) -> dict:
+        """The current values (what the client sends with a task)."""
+        return dataclasses.asdict(_current.get())
+
+
+options = _OptionsView()
+
+
+@contextmanager
+def using(values: dict | None):
+    """Run the block with these option values (the rest default), in this context only."""
+    token = _current.set(Options(**(values or {})))
+    try:
+        yield
+    finally:
+        _current.reset(token)

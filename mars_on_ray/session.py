@@ -63,10 +63,11 @@ class Session:
         self._upload_sources(nodes)
         hold = [n.key for n in nodes if n.key not in self._held]
         task = get_service("task")
-        task_id = ray.get(task.submit.remote(self.session_id, self._graph_of(nodes), hold))
+        task_id = ray.get(task.submit.remote(self.session_id, self._graph_of(nodes), hold,
+                                             options.snapshot()))
         status = self._wait(task, task_id, nodes, show_progress)
         self.last_task = {"subtasks": status["subtasks_total"], "stages": status["stages"],
-                          "seconds": status.get("timings", {})}
+                          "seconds": status.get("timings", {}), "paths": status.get("paths", [])}
         if "error" in status:
             raise status["error"]
         self._results.update((n.key, r) for n, r in zip(nodes, status["results"]))

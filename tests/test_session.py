@@ -15,6 +15,16 @@ from support import fill, map_chunks, object_store_used, sleep_then_add_one, sto
 pytestmark = pytest.mark.usefixtures("session")
 
 
+@pytest.fixture(autouse=True)
+def distributed_path():
+    """These tests count the subtasks of the distributed plan: the small-data path is off
+    (tests/test_small_data.py covers it)."""
+    old = mr.options.small_data_bytes
+    mr.options.small_data_bytes = 0
+    yield
+    mr.options.small_data_bytes = old
+
+
 def _wait_until(predicate, timeout=10.0):
     deadline = time.time() + timeout
     while time.time() < deadline:
@@ -88,6 +98,7 @@ def test_new_session_attaches_to_running_ray_quickly():
 
 def test_garbage_collected_objects_free_their_chunks(session):
     gc.collect()
+    session._flush_released(wait=True)  # releases of earlier tests' objects settle first
     baseline_store = object_store_used()
     baseline_chunks = stored_chunks().get(session.session_id, 0)
     t = map_chunks(fill((1000, 1000), chunk_size=250)).execute()  # 8 MB in 16 chunks

@@ -5,12 +5,14 @@ that have not run (rows kept by a filter, a CSV's row counts), and says so.
 """
 from __future__ import annotations
 
+import os
 from collections import Counter
 from dataclasses import dataclass, field
 
 from .entity import TileableData
-from .fusion import SubtaskSpec, build_steps, fuse
+from .fusion import SubtaskSpec
 from .optimizer import Plan, optimize
+from .small_data import plan_stage
 from .tiling import TileContext, ValuesRequest, tile_graph
 
 
@@ -106,5 +108,7 @@ def explain_nodes(roots: list[TileableData]) -> Explanation:
 
 
 def _stage(chunks, purpose: str) -> Stage:
-    steps = build_steps(chunks, set())
-    return Stage(fuse(steps, {c.key for c in chunks}), purpose)
+    stage = plan_stage(list(chunks), set(), os.cpu_count() or 1)
+    if stage is None:
+        return Stage([], purpose)
+    return Stage(stage.specs, f"{purpose} ({stage.path})")

@@ -10,7 +10,8 @@ import numpy as np
 
 from .entity import ChunkData, TileableData
 from .execution import run_steps, value_meta
-from .fusion import SubtaskSpec, build_steps, fuse
+from .fusion import SubtaskSpec, build_steps
+from .small_data import plan_stage
 from .merge import merge_chunks
 from .optimizer import abort_all, optimize
 from .tiling import TileContext, ValuesRequest, tile_graph
@@ -19,8 +20,9 @@ from .tiling import TileContext, ValuesRequest, tile_graph
 class LocalExecutor:
     """Tiles, fuses and runs graphs in this process; keeps every chunk value by key."""
 
-    def __init__(self, fusion: bool = True):
+    def __init__(self, fusion: bool = True, small_data: bool = False):
         self.fusion = fusion
+        self.small_data = small_data
         self.values: dict[str, Any] = {}
         self.subtask_count = 0
 
@@ -70,11 +72,11 @@ class LocalExecutor:
                 reply = [value_meta(self.values[c.key])[0] for c in request]
 
     def _run(self, chunks: Sequence[ChunkData]) -> None:
-        steps = build_steps(chunks, set(self.values))
-        targets = {c.key for c in chunks}
         if self.fusion:
-            specs = fuse(steps, targets)
+            stage = plan_stage(list(chunks), set(self.values), 1, small_data=self.small_data)
+            specs = stage.specs if stage is not None else []
         else:
+            steps = build_steps(chunks, set(self.values))
             specs = [SubtaskSpec([s], list(s.inputs), [k for k in s.outputs if k], [[]]) for s in steps]
         for spec in specs:
             self.subtask_count += 1

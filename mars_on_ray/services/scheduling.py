@@ -10,7 +10,6 @@ import os
 
 import ray
 
-from ..config import options
 from .registry import Service
 from .subtask import SubtaskPayload, submit_subtask
 
@@ -40,10 +39,11 @@ class SchedulingService(Service):
         os.environ["RAY_WARN_BLOCKING_GET_INSIDE_ASYNC"] = "0"
 
     async def run_stage(self, session_id: str, task_id: str, specs: list[SubtaskPayload],
-                        stored_inputs: list[str]) -> dict[str, tuple]:
+                        stored_inputs: list[str], max_retries: int = 3) -> dict[str, tuple]:
         """Run one stage's subtasks (specs in dependency order); returns output metas by key.
 
-        ``stored_inputs`` are keys the session's storage holds from earlier tasks.
+        ``stored_inputs`` are keys the session's storage holds from earlier tasks;
+        ``max_retries``: retries of a subtask whose worker died (the client's option).
         """
         task = self._tasks.setdefault(task_id, _TaskRefs(session_id))
         missing = [k for k in stored_inputs if k not in task.refs]
@@ -52,8 +52,7 @@ class SchedulingService(Service):
             task.refs.update(zip(missing, refs))
         meta_refs = []
         for spec in specs:
-            out = submit_subtask(spec, [task.refs[k] for k in spec.input_keys],
-                                 options.subtask_max_retries)
+            out = submit_subtask(spec, [task.refs[k] for k in spec.input_keys], max_retries)
             task.refs.update(zip(spec.output_keys, out[1:]))
             meta_refs.append(out[0])
         task.meta_refs.extend(meta_refs)

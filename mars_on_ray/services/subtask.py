@@ -12,23 +12,31 @@ from ..core.fusion import SubtaskSpec
 
 
 class SubtaskPayload(NamedTuple):
-    """A subtask as the scheduler handles it: keys to wire refs, the spec pickled once."""
+    """A subtask as the scheduler handles it: keys to wire refs, the spec pickled once, and
+    the CPUs it runs with (its kernels' thread pools are sized to them)."""
 
     input_keys: list[str]
     output_keys: list[str]
     label: str
     spec: bytes
+    cpus: int = 1
 
     @classmethod
-    def of(cls, spec: SubtaskSpec) -> "SubtaskPayload":
+    def of(cls, spec: SubtaskSpec, cpus: int = 1) -> "SubtaskPayload":
         # pickled once by the task service; the scheduler forwards bytes, which Ray
         # serializes far faster than operand objects on every submission
-        return cls(spec.input_keys, spec.output_keys, spec.label, cloudpickle.dumps(spec))
+        return cls(spec.input_keys, spec.output_keys, spec.label, cloudpickle.dumps(spec), cpus)
 
 
-def _run_subtask(spec: bytes, *inputs):
+def _run_subtask(spec: bytes, cpus: int, *inputs):
     """Returns ``(metas, *outputs)``: the tiny meta list first, then each output chunk."""
-    outputs = run_steps(cloudpickle.loads(spec), inputs)
+    if cpus > 1:  # Ray's workers start with one BLAS / OpenMP thread; this subtask has more CPUs
+        from threadpoolctl import threadpool_limits
+
+        with threadpool_limits(limits=cpus):
+            outputs = run_steps(cloudpickle.loads(spec), inputs)
+    else:
+        outputs = run_steps(cloudpickle.loads(spec), inputs)
     metas = [value_meta(v) for v in outputs]
     return (metas, *outputs)
 
@@ -37,13 +45,13 @@ run_subtask = ray.remote(_run_subtask)
 
 
 @functools.lru_cache(maxsize=1024)
-def _remote_with(num_returns: int, max_retries: int, name: str):
+def _remote_with(num_returns: int, max_retries: int, name: str, cpus: int):
     # .options() builds a new remote function each call: costly next to a tiny subtask
     return run_subtask.options(num_returns=num_returns, max_retries=max_retries,
-                               retry_exceptions=False, name=name)
+                               retry_exceptions=False, name=name, num_cpus=cpus)
 
 
 def submit_subtask(payload: SubtaskPayload, input_refs: list, max_retries: int) -> list[ray.ObjectRef]:
     """Submit one subtask; returns [meta_ref, *output_refs]. User exceptions are not retried."""
-    remote = _remote_with(1 + len(payload.output_keys), max_retries, payload.label)
-    return list(remote.remote(payload.spec, *input_refs))
+    remote = _remote_with(1 + len(payload.output_keys), max_retries, payload.label, payload.cpus)
+    return list(remote.remote(payload.spec, payload.cpus, *input_refs))

@@ -9,8 +9,9 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from ..config import options, using
 from ..core.entity import ChunkData, TileableData
-from ..core.fusion import build_steps, fuse
+from ..core.small_data import plan_stage
 from ..core.graph import FlatGraph, topo_order
 from ..core.optimizer import Plan, abort_all, optimize
 from ..core.tiling import TileContext, ValuesRequest, tile_graph
@@ -33,19 +34,24 @@ class TaskState:
     timings: dict[str, float] = field(default_factory=lambda: {"tile": 0.0, "fuse": 0.0, "run": 0.0})
     future: asyncio.Task | None = None
     plan: Plan | None = None
+    paths: list[str] = field(default_factory=list)  # per stage: small-data or distributed, why
+    node_cpus: int = 1
 
 
 _CPUS_TTL = 10.0  # seconds a reading of the cluster's CPUs is reused (a GCS call per task is waste)
-_cpus_seen: list = [0.0, 1]
+_cpus_seen: list = [0.0, 1, 1]  # when, cluster CPUs, CPUs of the largest node
 
 
-def _cluster_cpus() -> int:
+def _cpu_counts() -> tuple[int, int]:
+    """(CPUs of the cluster, CPUs of its largest node: the most one subtask may ask for, since
+    a task asking for more than any node has would never run)."""
     import ray
 
     now = time.monotonic()
     if now - _cpus_seen[0] > _CPUS_TTL:
-        _cpus_seen[:] = [now, int(ray.cluster_resources().get("CPU", 1))]
-    return _cpus_seen[1]
+        nodes = [n["Resources"].get("CPU", 0) for n in ray.nodes() if n.get("Alive")]
+        _cpus_seen[:] = [now, int(sum(nodes)) or 1, int(max(nodes, default=1)) or 1]
+    return _cpus_seen[1], _cpus_seen[2]
 
 
 @dataclass
@@ -62,10 +68,13 @@ class TaskService(Service):
     def __init__(self):
         self._tasks: dict[str, TaskState] = {}
 
-    async def submit(self, session_id: str, graph: FlatGraph, hold: list[str]) -> str:
-        """Start running ``graph``; ``hold`` are root keys the client keeps alive afterwards."""
+    async def submit(self, session_id: str, graph: FlatGraph, hold: list[str],
+                     client_options: dict | None = None) -> str:
+        """Start running ``graph``; ``hold`` are root keys the client keeps alive afterwards;
+        ``client_options``: the client's ``options``, in force while this task runs."""
         state = TaskState(uuid.uuid4().hex[:16], session_id, graph.roots, hold)
-        state.future = asyncio.ensure_future(self._run(state))
+        # a task's coroutine runs in its own context: these options are this task's alone
+        state.future = asyncio.ensure_future(self._run_with(state, client_options))
         self._tasks[state.task_id] = state
         return state.task_id
 
@@ -79,7 +88,7 @@ class TaskService(Service):
                     "stages": state.stages}
         self._tasks.pop(task_id, None)
         status = {"done": True, "subtasks_done": state.subtasks, "subtasks_total": state.subtasks,
-                  "stages": state.stages, "timings": state.timings}
+                  "stages": state.stages, "timings": state.timings, "paths": state.paths}
         if state.future.cancelled():
             status["error"] = asyncio.CancelledError("the task was cancelled")
         elif state.future.exception() is not None:
@@ -98,6 +107,10 @@ class TaskService(Service):
             if state.session_id == session_id:
                 state.future.cancel()
 
+    async def _run_with(self, state: TaskState, client_options: dict | None):
+        with using(client_options):
+            return await self._run(state)
+
     async def _run(self, state: TaskState) -> list[TileableResult]:
         try:
             return await self._run_stages(state)
@@ -110,7 +123,8 @@ class TaskService(Service):
     async def _run_stages(self, state: TaskState) -> list[TileableResult]:
         keep: list[str] = []
         try:
-            ctx = TileContext(cpus=await asyncio.to_thread(_cluster_cpus))
+            cluster_cpus, state.node_cpus = await asyncio.to_thread(_cpu_counts)
+            ctx = TileContext(cpus=cluster_cpus)
             started = time.perf_counter()
             plan = state.plan = optimize(state.roots)
             driver = tile_graph(list(plan.order), ctx)
@@ -155,18 +169,20 @@ class TaskService(Service):
         closure = [c.key for c in topo_order(chunks) if c.key not in state.made]
         stored = await self.service("storage").stored.remote(state.session_id, closure)
         started = time.perf_counter()
-        steps = build_steps(chunks, state.made | set(stored))
-        if steps:
+        stage = plan_stage(chunks, state.made | set(stored), state.node_cpus)
+        if stage is not None:
             state.stages += 1
-            specs = fuse(steps, targets)
+            state.paths.append(stage.path)
+            specs = stage.specs
             state.timings["fuse"] += time.perf_counter() - started
             started = time.perf_counter()
             state.subtasks += len(specs)
             used = {k for s in specs for k in s.input_keys}
+            payloads = [SubtaskPayload.of(s, c) for s, c in zip(specs, stage.cpus)]
             try:
                 metas = await self.service("scheduling").run_stage.remote(
-                    state.session_id, state.task_id, [SubtaskPayload.of(s) for s in specs],
-                    [k for k in stored if k in used])
+                    state.session_id, state.task_id, payloads, [k for k in stored if k in used],
+                    options.subtask_max_retries)
             except Exception as exc:
                 raise unwrap_error(exc) from None
             state.timings["run"] += time.perf_counter() - started

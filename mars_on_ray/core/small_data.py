@@ -1,0 +1,142 @@
+"""The small-data path and cores per subtask: planning decisions from the sizes known at tiling.
+
+A stage whose peak memory, run as one subtask in step order (each intermediate freed after its
+last use), stays under ``options.small_data_bytes`` is run as ONE subtask with all of a node's
+CPUs, so NumPy/BLAS use them; a fan of tiny subtasks would cost more in scheduling than in
+work. Otherwise, subtasks of a stage level narrower than the CPUs get the spare CPUs.
+"""
+from __future__ import annotations
+
+import math
+from collections import Counter
+from dataclasses import dataclass
+from typing import Iterable
+
+import numpy as np
+import pandas as pd
+
+from ..config import options
+from .entity import ChunkData
+from .fusion import Step, SubtaskSpec, _release_plan, build_steps, fuse
+from .graph import topo_order
+
+#: bytes assumed per value of an object / string column (Python objects, not raw data)
+_OBJECT_BYTES = 64
+
+
+def chunk_nbytes(chunk: ChunkData) -> float | None:
+    """Estimated bytes of a chunk from its shape and metadata; None when unknown."""
+    shape = chunk.shape
+    if any(isinstance(s, float) and math.isnan(s) for s in shape):
+        return None
+    meta = chunk.meta
+    if isinstance(meta, np.ndarray):
+        return float(np.prod(shape)) * meta.dtype.itemsize
+    if isinstance(meta, pd.DataFrame):
+        return float(shape[0]) * sum(_itemsize(d) for d in meta.dtypes) if shape else 0.0
+    if isinstance(meta, (pd.Series, pd.Index)):
+        return float(shape[0]) * _itemsize(meta.dtype) if shape else 0.0
+    return None
+
+
+def _itemsize(dtype) -> int:
+    size = getattr(dtype, "itemsize", None)
+    return _OBJECT_BYTES if dtype == object or size is None else int(size)
+
+
+def peak_bytes(steps: list[Step], chunks: dict[str, ChunkData], targets: set[str]) -> float | None:
+    """Peak live bytes of ``steps`` run in order in one subtask; None when a size is unknown.
+
+    An output of unknown size counts as its largest input (a reduction's partial is smaller);
+    inputs read from storage are live from the start.
+    """
+    sizes: dict[str, float] = {}
+
+    def size_of(key: str, inputs: Iterable[str] = ()) -> float | None:
+        if key not in sizes:
+            chunk = chunks.get(key)
+            known = chunk_nbytes(chunk) if chunk is not None else None
+            if known is None:
+                known = max((sizes.get(k, 0.0) for k in inputs), default=None)
+            if known is None:
+                return None
+            sizes[key] = known
+        return sizes[key]
+
+    produced = {k for s in steps for k in s.outputs if k is not None}
+    external = dict.fromkeys(k for s in steps for k in s.inputs if k not in produced)
+    live = 0.0
+    for key in external:
+        size = size_of(key)
+        if size is None:
+            return None
+        live += size
+    peak = live
+    last_use = {k: i for i, s in enumerate(steps) for k in s.inputs}
+    for i, step in enumerate(steps):
+        for key in step.outputs:
+            if key is not None:
+                size = size_of(key, step.inputs)
+                if size is None:
+                    return None
+                live += size
+        peak = max(peak, live)
+        live -= sum(sizes[k] for k in set(step.inputs) if last_use[k] == i and k not in targets)
+    return peak
+
+
+def single_subtask(steps: list[Step], targets: set[str]) -> SubtaskSpec:
+    """Every step in one subtask (the small-data path)."""
+    produced = [k for s in steps for k in s.outputs if k is not None]
+    produced_set = set(produced)
+    inputs = list(dict.fromkeys(k for s in steps for k in s.inputs if k not in produced_set))
+    outputs = [k for k in produced if k in targets]
+    return SubtaskSpec(steps, inputs, outputs, _release_plan(steps, outputs))
+
+
+def is_small(peak: float | None) -> bool:
+    return peak is not None and peak <= options.small_data_bytes
+
+
+def cpus_per_subtask(specs: list[SubtaskSpec], cpus: int) -> list[int]:
+    """CPUs for each subtask of a stage: a level of the stage's dependency graph with fewer
+    subtasks than ``cpus`` shares the spare ones (its kernels may use threads)."""
+    if cpus <= 1 or len(specs) >= cpus * 4:
+        return [1] * len(specs)
+    producer = {k: i for i, s in enumerate(specs) for k in s.output_keys}
+    level = []
+    for spec in specs:  # specs are in dependency order
+        deps = [level[producer[k]] for k in spec.input_keys if k in producer]
+        level.append(1 + max(deps, default=-1))
+    width = Counter(level)
+    return [max(1, cpus // width[lv]) for lv in level]
+
+
+@dataclass
+class StagePlan:
+    """How a stage runs: its subtasks, the CPUs of each, and which path was chosen and why."""
+
+    specs: list[SubtaskSpec]
+    cpus: list[int]
+    path: str
+
+
+def plan_stage(chunks: list[ChunkData], stored: set[str], cpus: int,
+               small_data: bool = True) -> StagePlan | None:
+    """The subtasks computing ``chunks`` (``stored`` keys are inputs); None if nothing to do."""
+    steps = build_steps(chunks, stored)
+    if not steps:
+        return None
+    targets = {c.key for c in chunks}
+    if small_data and len(steps) > 1 and options.small_data_bytes:
+        nodes = {c.key: c for c in topo_order(chunks, stop=lambda c: c.key in stored)}
+        peak = peak_bytes(steps, nodes, targets)
+        if is_small(peak):
+            return StagePlan([single_subtask(steps, targets)], [cpus],
+                             f"small data: one subtask with {cpus} CPU(s), about "
+                             f"{peak / 2**20:.1f} MiB at its peak (<= options.small_data_bytes)")
+        why = "sizes unknown before running" if peak is None else f"about {peak / 2**20:.0f} MiB"
+    else:
+        why = "one step" if len(steps) <= 1 else "small-data path off"
+    specs = fuse(steps, targets)
+    return StagePlan(specs, cpus_per_subtask(specs, cpus), f"distributed: {len(specs)} subtasks ({why})")

@@ -1,0 +1,91 @@
+"""The small-data path: a small stage runs as one subtask with all of a node's CPUs, with the
+same answers as the distributed plan."""
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+import pytest
+
+import mars_on_ray as mr
+import mars_on_ray.dataframe as md
+import mars_on_ray.tensor as mt
+from mars_on_ray.core.local import LocalExecutor
+from mars_on_ray.core.small_data import chunk_nbytes, cpus_per_subtask, peak_bytes, plan_stage
+
+
+def _both_paths(obj):
+    small = LocalExecutor(small_data=True)
+    distributed = LocalExecutor(small_data=False)
+    return small.compute(obj.data)[0], distributed.compute(obj.data)[0], small, distributed
+
+
+def test_seed_example_is_one_subtask_with_the_same_answer():
+    a = mt.ones((2000, 2000), chunk_size=200)
+    small, distributed, s, d = _both_paths(mt.inner(a, a).sum())
+    assert small == distributed == 2000.0 ** 3
+    assert s.subtask_count == 1 and d.subtask_count > 50
+
+
+def test_dataframe_groupby_both_paths_agree():
+    rs = np.random.RandomState(0)
+    df = pd.DataFrame({"k": rs.randint(0, 7, 500), "v": rs.rand(500)})
+    small, distributed, s, d = _both_paths(md.DataFrame(df, chunk_size=47).groupby("k").sum())
+    pd.testing.assert_frame_equal(small, distributed)
+    pd.testing.assert_frame_equal(small, df.groupby("k").sum())
+    assert s.subtask_count < d.subtask_count
+
+
+def test_big_or_unknown_stages_stay_distributed():
+    big = mt.ones((6000, 6000), chunk_size=1000) + 1  # 288 MB
+    stage = plan_stage(LocalExecutor().tile(big.data).flat, set(), 2)
+    assert len(stage.specs) == 36 and stage.path.startswith("distributed")
+    mr.options.small_data_bytes, old = 0, mr.options.small_data_bytes
+    try:
+        small = mt.ones((10, 10), chunk_size=3) + 1
+        stage = plan_stage(LocalExecutor().tile(small.data).flat, set(), 2)
+        assert "off" in stage.path and len(stage.specs) == 16
+    finally:
+        mr.options.small_data_bytes = old
+
+
+def test_peak_estimate_frees_intermediates():
+    x = mt.ones((1000, 1000), chunk_size=250)  # 16 chunks of 0.5 MB
+    chunks = LocalExecutor().tile((x + 1).sum().data).flat
+    from mars_on_ray.core.fusion import build_steps
+    from mars_on_ray.core.graph import topo_order
+
+    steps = build_steps(chunks, set())
+    nodes = {c.key: c for c in topo_order(chunks)}
+    peak = peak_bytes(steps, nodes, {c.key for c in chunks})
+    assert 0.5 * 2**20 <= peak < 8 * 2**20  # never all 16 sources and 16 sums at once
+    assert chunk_nbytes(nodes[steps[0].outputs[0]]) == 250 * 250 * 8
+
+
+def test_narrow_stage_levels_share_the_cpus():
+    a = mt.ones((4, 4), chunk_size=2)
+    mr.options.small_data_bytes, old = 0, mr.options.small_data_bytes
+    try:
+        stage = plan_stage(LocalExecutor().tile(a.sum().data).flat, set(), 4)
+    finally:
+        mr.options.small_data_bytes = old
+    # four chunk partials (one CPU each), then one final sum with all four CPUs
+    assert sorted(stage.cpus) == [1, 1, 1, 1, 4]
+    assert cpus_per_subtask(stage.specs, 1) == [1] * len(stage.specs)
+
+
+def test_small_path_on_ray_reports_itself(session):
+    a = mt.ones((500, 500), chunk_size=100)
+    result = mt.inner(a, a).sum().execute()
+    assert result.fetch() == 500.0 ** 3
+    assert session.last_task["subtasks"] == 1
+    assert session.last_task["paths"][0].startswith("small data: one subtask with 2 CPU")
+
+
+def test_client_options_reach_the_task_service(session):
+    a = mt.ones((500, 500), chunk_size=100)
+    mr.options.small_data_bytes, old = 0, mr.options.small_data_bytes
+    try:
+        assert mt.inner(a, a).sum().execute().fetch() == 500.0 ** 3
+        assert session.last_task["subtasks"] > 1 and "off" in session.last_task["paths"][0]
+    finally:
+        mr.options.small_data_bytes = old
