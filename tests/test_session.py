@@ -9,7 +9,7 @@ import pytest
 import ray
 
 import mars_on_ray as mr
-from mars_on_ray.services import NAMESPACE, SERVICE_NAMES
+from mars_on_ray.services import NAMESPACE, SERVICE_NAMES, get_service
 from support import fill, map_chunks, object_store_used, sleep_then_add_one, stored_chunks
 
 pytestmark = pytest.mark.usefixtures("session")
@@ -87,13 +87,11 @@ def test_two_sessions_are_isolated(session):
         other.close()
 
 
-def test_new_session_attaches_to_running_ray_quickly():
-    started = time.perf_counter()
-    s = mr.new_session(default=False)
-    elapsed = time.perf_counter() - started
+def test_new_session_attaches_to_running_ray():
+    s = mr.new_session(default=False)  # its speed is the benchmarks' business (warm sessions)
+    assert ray.get(get_service("session").exists.remote(s.session_id))
     s.close()
     assert mr.get_default_session() is not s
-    assert elapsed < 5  # generous: the warm path is a single actor call (benchmarks measure it)
 
 
 def test_garbage_collected_objects_free_their_chunks(session):
@@ -146,7 +144,8 @@ def test_cancelled_task_frees_what_it_made(session):
     baseline = stored_chunks().get(session.session_id, 0)
     slow = map_chunks(map_chunks(fill((40,), chunk_size=1)), func=sleep_then_add_one)
     task = get_service("task")
-    task_id = ray.get(task.submit.remote(session.session_id, FlatGraph([slow.data]), [slow.key]))
+    task_id = ray.get(task.submit.remote(session.session_id, FlatGraph([slow.data]), [slow.key],
+                                          mr.options.snapshot()))
     time.sleep(1.0)
     ray.get(task.cancel.remote(task_id))
     status = ray.get(task.wait.remote(task_id, 30))

@@ -78,14 +78,29 @@ def test_small_path_on_ray_reports_itself(session):
     result = mt.inner(a, a).sum().execute()
     assert result.fetch() == 500.0 ** 3
     assert session.last_task["subtasks"] == 1
-    assert session.last_task["paths"][0].startswith("small data: one subtask with 2 CPU")
+    assert session.last_task["paths"][0].startswith("small data: whole-array chunks")
+    assert session.last_task["paths"][1].startswith("small data: one subtask with 2 CPU")
 
 
 def test_client_options_reach_the_task_service(session):
-    a = mt.ones((500, 500), chunk_size=100)
+    a = mt.ones((400, 400), chunk_size=100)
     mr.options.small_data_bytes, old = 0, mr.options.small_data_bytes
     try:
-        assert mt.inner(a, a).sum().execute().fetch() == 500.0 ** 3
+        assert mt.inner(a, a).sum().execute().fetch() == 400.0 ** 3
         assert session.last_task["subtasks"] > 1 and "off" in session.last_task["paths"][0]
     finally:
         mr.options.small_data_bytes = old
+
+
+def test_random_values_do_not_depend_on_the_path():
+    """Random sources draw per chunk: the small-data path keeps their chunking."""
+    x = mt.random.rand(100, 10, chunk_size=7, seed=3)
+    small, distributed, _, _ = _both_paths(x * 2)
+    np.testing.assert_array_equal(small, distributed)
+
+
+def test_explain_names_the_path():
+    a = mt.ones((200, 200), chunk_size=50)
+    assert mr.explain(a + 1, show=False).path.startswith("small data: whole-array chunks")
+    big = mt.ones((8000, 8000), chunk_size=1000)
+    assert mr.explain(big + 1, show=False).path.startswith("distributed")

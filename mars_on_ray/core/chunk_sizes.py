@@ -1,10 +1,24 @@
 """Choosing chunk splits: user-given sizes, or byte-bounded automatic ones."""
 from __future__ import annotations
 
+import contextvars
 import math
+from contextlib import contextmanager
 from typing import Sequence
 
 from ..config import options
+
+_whole_chunks = contextvars.ContextVar("mars_on_ray_whole_chunks", default=False)
+
+
+@contextmanager
+def whole_chunks(enabled: bool = True):
+    """Tile the block with one chunk per axis whatever the chunk sizes (the small-data path)."""
+    token = _whole_chunks.set(enabled)
+    try:
+        yield
+    finally:
+        _whole_chunks.reset(token)
 
 
 def split_evenly(size: int, block: int) -> tuple[int, ...]:
@@ -24,15 +38,18 @@ def balanced_splits(size: int, n: int) -> tuple[int, ...]:
 
 
 def normalize_chunks(chunk_size, shape: Sequence[int], itemsize: int,
-                     limit: int | None = None) -> tuple[tuple[int, ...], ...]:
+                     limit: int | None = None, whole: bool | None = None) -> tuple[tuple[int, ...], ...]:
     """Return per-axis splits for ``shape``.
 
     ``chunk_size`` may be None (automatic), an int (every axis), or a per-axis sequence of
     int / None (automatic for that axis) / explicit split tuple. Automatic axes get equal
     blocks such that one chunk stays under ``limit`` bytes (``options.chunk_store_limit``).
+    ``whole`` (default: inside ``whole_chunks()``): one chunk per axis, whatever was asked.
     """
     shape = tuple(int(s) for s in shape)
     ndim = len(shape)
+    if _whole_chunks.get() if whole is None else whole:
+        return tuple((s,) if s else (0,) for s in shape)
     if chunk_size is None:
         chunk_size = (None,) * ndim
     elif isinstance(chunk_size, (int,)) or hasattr(chunk_size, "__index__"):
@@ -96,6 +113,8 @@ def balanced_runs(sizes: Sequence[float], limit: float, cpus: int = 1) -> list[r
     run is made smaller than ``limit / 16`` for that: small data stays in few chunks)."""
     if not sizes:
         return [range(0, 0)]
+    if _whole_chunks.get():
+        return [range(0, len(sizes))]
     total = float(sum(sizes))
     n = max(1, math.ceil(total / max(limit, 1)))
     balanced = min(math.ceil(n / cpus) * cpus, int(total // max(limit / 16, 1)))

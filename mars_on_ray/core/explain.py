@@ -12,7 +12,8 @@ from dataclasses import dataclass, field
 from .entity import TileableData
 from .fusion import SubtaskSpec
 from .optimizer import Plan, optimize
-from .small_data import plan_stage
+from .chunk_sizes import whole_chunks
+from .small_data import plan_stage, whole_chunks_reason
 from .tiling import TileContext, ValuesRequest, tile_graph
 
 
@@ -41,6 +42,8 @@ class Explanation:
     stages: list[Stage] = field(default_factory=list)
     #: None when every stage could be planned, else why planning stopped
     stopped: str | None = None
+    #: the small-data path (whole-array chunks) and why, or that chunks are distributed
+    path: str = ""
 
     @property
     def plan(self) -> Plan:
@@ -51,7 +54,8 @@ class Explanation:
         return [n for n in self.plan.order if name is None or n.op.name == name]
 
     def __str__(self) -> str:
-        out = ["optimizer: " + " -> ".join(name for name, _ in self.steps), "tileable plan:"]
+        out = ["optimizer: " + " -> ".join(name for name, _ in self.steps), f"path: {self.path}",
+               "tileable plan:"]
         out += ["  " + line for line in plan_lines(self.plan)]
         for i, stage in enumerate(self.stages, 1):
             out += [f"stage {i}, " + stage.lines()[0], *stage.lines()[1:]]
@@ -91,6 +95,14 @@ def explain_nodes(roots: list[TileableData]) -> Explanation:
     steps: list = []
     plan = optimize(roots, steps)
     result = Explanation(steps)
+    small = whole_chunks_reason(plan)
+    result.path = small or "distributed chunks (see each stage)"
+    with whole_chunks(small is not None):
+        _plan_stages(result, plan)
+    return result
+
+
+def _plan_stages(result: Explanation, plan: Plan) -> None:
     ctx = TileContext()
     driver = tile_graph(list(plan.order), ctx)
     try:
@@ -98,13 +110,12 @@ def explain_nodes(roots: list[TileableData]) -> Explanation:
     except StopIteration:
         chunks = [c for root in plan.roots for c in ctx[root].flat]
         result.stages.append(_stage(chunks, "result stage"))
-        return result
+        return
     kind = "values" if isinstance(request, ValuesRequest) else "real shapes"
     result.stages.append(_stage(request, "first stage"))
     result.stopped = (f"later stages are planned when this one has run: tiling needs the {kind} "
                       f"of {len(request)} chunks")
     driver.close()
-    return result
 
 
 def _stage(chunks, purpose: str) -> Stage:

@@ -11,7 +11,8 @@ import numpy as np
 from .entity import ChunkData, TileableData
 from .execution import run_steps, value_meta
 from .fusion import SubtaskSpec, build_steps
-from .small_data import plan_stage
+from .chunk_sizes import whole_chunks
+from .small_data import plan_stage, whole_chunks_reason
 from .merge import merge_chunks
 from .optimizer import abort_all, optimize
 from .tiling import TileContext, ValuesRequest, tile_graph
@@ -57,6 +58,10 @@ class LocalExecutor:
             raise
 
     def _tile_plan(self, plan):
+        with whole_chunks(self.small_data and whole_chunks_reason(plan) is not None):
+            return self._tile_stages(plan)
+
+    def _tile_stages(self, plan):
         ctx = TileContext()
         driver = tile_graph(list(plan.order), ctx)
         reply = None

@@ -1,9 +1,13 @@
-"""The small-data path and cores per subtask: planning decisions from the sizes known at tiling.
+"""The small-data path and cores per subtask: planning decisions from the sizes known.
 
-A stage whose peak memory, run as one subtask in step order (each intermediate freed after its
-last use), stays under ``options.small_data_bytes`` is run as ONE subtask with all of a node's
-CPUs, so NumPy/BLAS use them; a fan of tiny subtasks would cost more in scheduling than in
-work. Otherwise, subtasks of a stage level narrower than the CPUs get the spare CPUs.
+- A plan whose tileables (shapes known at build time) add up to at most
+  ``options.small_data_bytes`` is tiled with one chunk per axis (``whole_chunks``): each
+  operation is one call of its kernel on whole arrays, as NumPy/pandas would do it.
+- A stage whose peak memory, run as one subtask in step order (each intermediate freed after
+  its last use), stays under the same bound runs as ONE subtask with all of a node's CPUs, so
+  NumPy/BLAS use them; a fan of tiny subtasks would cost more in scheduling than in work.
+- Otherwise, subtasks of a stage level narrower than the CPUs get the spare CPUs.
+The kernels are the same operations on every path; only chunk sizes and grouping differ.
 """
 from __future__ import annotations
 
@@ -24,8 +28,8 @@ from .graph import topo_order
 _OBJECT_BYTES = 64
 
 
-def chunk_nbytes(chunk: ChunkData) -> float | None:
-    """Estimated bytes of a chunk from its shape and metadata; None when unknown."""
+def chunk_nbytes(chunk) -> float | None:
+    """Estimated bytes of a chunk (or tileable) from its shape and metadata; None if unknown."""
     shape = chunk.shape
     if any(isinstance(s, float) and math.isnan(s) for s in shape):
         return None
@@ -37,6 +41,27 @@ def chunk_nbytes(chunk: ChunkData) -> float | None:
     if isinstance(meta, (pd.Series, pd.Index)):
         return float(shape[0]) * _itemsize(meta.dtype) if shape else 0.0
     return None
+
+
+def plan_bytes(nodes) -> float | None:
+    """Bytes of all of ``nodes`` (tileables of a plan); None when one's size is unknown."""
+    total = 0.0
+    for node in nodes:
+        size = chunk_nbytes(node)
+        if size is None:
+            return None
+        total += size
+    return total
+
+
+def whole_chunks_reason(plan) -> str | None:
+    """Why ``plan`` is tiled with whole chunks (the small-data path), or None if it is not."""
+    if not options.small_data_bytes:
+        return None
+    total = plan_bytes(plan.order)
+    if total is None or total > options.small_data_bytes:
+        return None
+    return f"small data: whole-array chunks, {total / 2**20:.1f} MiB in all its tileables"
 
 
 def _itemsize(dtype) -> int:

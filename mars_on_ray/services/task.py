@@ -11,7 +11,8 @@ import numpy as np
 
 from ..config import options, using
 from ..core.entity import ChunkData, TileableData
-from ..core.small_data import plan_stage
+from ..core.chunk_sizes import whole_chunks
+from ..core.small_data import plan_stage, whole_chunks_reason
 from ..core.graph import FlatGraph, topo_order
 from ..core.optimizer import Plan, abort_all, optimize
 from ..core.tiling import TileContext, ValuesRequest, tile_graph
@@ -127,22 +128,11 @@ class TaskService(Service):
             ctx = TileContext(cpus=cluster_cpus)
             started = time.perf_counter()
             plan = state.plan = optimize(state.roots)
-            driver = tile_graph(list(plan.order), ctx)
-            reply = None
-            while True:
-                try:
-                    request = driver.send(reply)
-                except StopIteration:
-                    break
-                finally:
-                    state.timings["tile"] += time.perf_counter() - started
-                metas = await self._compute(state, request)
-                if isinstance(request, ValuesRequest):
-                    reply = await self.service("scheduling").values.remote(
-                        state.session_id, state.task_id, [c.key for c in request])
-                else:
-                    reply = [metas[c.key][0] for c in request]
-                started = time.perf_counter()
+            small = whole_chunks_reason(plan)
+            if small:
+                state.paths.append(small)
+            with whole_chunks(small is not None):
+                await self._tile(state, plan, ctx, started)
             results, result_chunks = [], []
             for planned in plan.roots:
                 tiled = ctx[planned]
@@ -162,6 +152,25 @@ class TaskService(Service):
                 await self.service("scheduling").finish_task.remote(state.task_id, [])
                 if state.plan is not None:
                     await asyncio.to_thread(abort_all, state.plan)
+
+    async def _tile(self, state: TaskState, plan, ctx: TileContext, started: float) -> None:
+        """Tile ``plan`` into ``ctx``, computing the stages tiling needs to see."""
+        driver = tile_graph(list(plan.order), ctx)
+        reply = None
+        while True:
+            try:
+                request = driver.send(reply)
+            except StopIteration:
+                return
+            finally:
+                state.timings["tile"] += time.perf_counter() - started
+            metas = await self._compute(state, request)
+            if isinstance(request, ValuesRequest):
+                reply = await self.service("scheduling").values.remote(
+                    state.session_id, state.task_id, [c.key for c in request])
+            else:
+                reply = [metas[c.key][0] for c in request]
+            started = time.perf_counter()
 
     async def _compute(self, state: TaskState, chunks: list[ChunkData]) -> dict[str, tuple]:
         """Make ``chunks`` exist (computing only what is not stored); returns known metas."""

@@ -18,10 +18,12 @@ __all__ = ["tensor", "array", "asarray", "ones", "zeros", "full", "empty", "ones
            "full_like", "empty_like", "arange", "linspace", "eye", "identity"]
 
 
-def tile_source(out, make_op) -> Tiled:
+def tile_source(out, make_op, values_depend_on_chunks: bool = False) -> Tiled:
     """Tile a source: ``make_op(extents)`` gives the operand of the chunk covering
-    ``extents`` ((start, stop) per axis)."""
-    nsplits = normalize_chunks(out.chunk_size, out.shape, out.dtype.itemsize)
+    ``extents`` ((start, stop) per axis). A source whose values depend on its chunking keeps
+    it even on the small-data path (whole chunks), so both paths give the same values."""
+    whole = False if values_depend_on_chunks else None
+    nsplits = normalize_chunks(out.chunk_size, out.shape, out.dtype.itemsize, whole=whole)
     grid = chunk_grid([len(s) for s in nsplits])
     for idx, extents in grid_slices(nsplits):
         shape = tuple(b - a for a, b in extents)

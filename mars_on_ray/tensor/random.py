@@ -27,7 +27,7 @@ class Random(Operand):
             idx = tuple(a for a, _ in extents)  # block start offsets identify the chunk
             return self.new(shape=tuple(b - a for a, b in extents), spawn_key=idx)
 
-        return tile_source(out, make)
+        return tile_source(out, make, values_depend_on_chunks=True)  # a seed per chunk
 
     def execute(self):
         rng = np.random.default_rng(np.random.SeedSequence(self.seed, spawn_key=self.spawn_key))
