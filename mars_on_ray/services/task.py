@@ -55,6 +55,14 @@ def _cpu_counts() -> tuple[int, int]:
     return _cpus_seen[1], _cpus_seen[2]
 
 
+def _next_request(driver, reply):
+    """The next chunks tiling asks to know (None when tiling is done)."""
+    try:
+        return driver.send(reply)
+    except StopIteration:
+        return None
+
+
 @dataclass
 class TileableResult:
     """What a client needs to fetch one executed tileable."""
@@ -127,7 +135,7 @@ class TaskService(Service):
             cluster_cpus, state.node_cpus = await asyncio.to_thread(_cpu_counts)
             ctx = TileContext(cpus=cluster_cpus)
             started = time.perf_counter()
-            plan = state.plan = optimize(state.roots)
+            plan = state.plan = await asyncio.to_thread(optimize, state.roots)
             small = whole_chunks_reason(plan)
             if small:
                 state.paths.append(small)
@@ -158,12 +166,12 @@ class TaskService(Service):
         driver = tile_graph(list(plan.order), ctx)
         reply = None
         while True:
-            try:
-                request = driver.send(reply)
-            except StopIteration:
+            # tiling a large graph takes a while: off the event loop, which keeps serving
+            # progress, waits and other sessions (the thread sees this task's context)
+            request = await asyncio.to_thread(_next_request, driver, reply)
+            state.timings["tile"] += time.perf_counter() - started
+            if request is None:
                 return
-            finally:
-                state.timings["tile"] += time.perf_counter() - started
             metas = await self._compute(state, request)
             if isinstance(request, ValuesRequest):
                 reply = await self.service("scheduling").values.remote(
@@ -175,19 +183,21 @@ class TaskService(Service):
     async def _compute(self, state: TaskState, chunks: list[ChunkData]) -> dict[str, tuple]:
         """Make ``chunks`` exist (computing only what is not stored); returns known metas."""
         targets = {c.key for c in chunks}
-        closure = [c.key for c in topo_order(chunks) if c.key not in state.made]
+        closure = await asyncio.to_thread(
+            lambda: [c.key for c in topo_order(chunks) if c.key not in state.made])
         stored = await self.service("storage").stored.remote(state.session_id, closure)
         started = time.perf_counter()
-        stage = plan_stage(chunks, state.made | set(stored), state.node_cpus)
+        stage = await asyncio.to_thread(plan_stage, chunks, state.made | set(stored), state.node_cpus)
         if stage is not None:
             state.stages += 1
             state.paths.append(stage.path)
             specs = stage.specs
+            payloads = await asyncio.to_thread(
+                lambda: [SubtaskPayload.of(s, c) for s, c in zip(specs, stage.cpus)])
             state.timings["fuse"] += time.perf_counter() - started
             started = time.perf_counter()
             state.subtasks += len(specs)
             used = {k for s in specs for k in s.input_keys}
-            payloads = [SubtaskPayload.of(s, c) for s, c in zip(specs, stage.cpus)]
             try:
                 metas = await self.service("scheduling").run_stage.remote(
                     state.session_id, state.task_id, payloads, [k for k in stored if k in used],
