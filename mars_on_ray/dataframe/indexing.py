@@ -20,7 +20,7 @@ from ..tensor.core import Tensor, new_tensor
 from .blockwise import chunk_shape, concat_values, map_chunks, row_chunks, rows_grid
 from .core import DataFrame, Series, _Frame, methods, new_frame
 from .positional import (PANDAS3, RowsOp, TakeRows, _cut, _idx, _Indexer, assemble, is_int,
-                         mask_rows, pick, row_meta, scalar_dtype, single, slice_pieces, slice_rows,
+                         mask_rows, pick, row_meta, row_then_columns, scalar_dtype, single, slice_pieces, slice_rows,
                          split_key, take_rows)
 from .rules.usage import is_frame, same_as_output, uses
 
@@ -164,8 +164,8 @@ def where_frame(obj, mask):
     pandas keeps an integer / boolean column's dtype when its mask is all True; the declared
     dtype here is the one holding missing values (float64 / object) for every chunk."""
     fmeta, mmeta = obj.data.meta, mask.data.meta
-    fmeta[mmeta]  # pandas' ValueError for a non-boolean mask
     sample = _sample(fmeta)
+    sample[_sample(mmeta)]  # pandas' ValueError for a non-boolean mask
     meta = sample[pd.DataFrame(False, index=sample.index, columns=mmeta.columns)].iloc[:0]
     return map_chunks(_where, (obj, mask, meta), label="md.getitem", meta=meta)
 
@@ -497,9 +497,13 @@ def loc_columns(obj, cols):
 def loc_get(obj, key):
     """``obj.loc[key]``: labels, lists, slices, boolean masks, (rows, cols)."""
     rows, cols = split_key(obj, key)
-    if cols is not None:
-        obj = loc_columns(obj, cols)
-    return loc_rows(obj, rows)
+    if cols is None or (isinstance(cols, slice) and cols == slice(None)):
+        return loc_rows(obj, rows)
+    result = loc_rows(loc_columns(obj, cols), rows)
+    scalar_row = not isinstance(rows, slice) and not pd.api.types.is_list_like(rows) and not callable(rows)
+    if scalar_row and (isinstance(cols, slice) or pd.api.types.is_list_like(cols)):
+        return row_then_columns(obj, result)
+    return result
 
 
 class _Loc(_Indexer):

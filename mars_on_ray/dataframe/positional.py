@@ -117,8 +117,9 @@ def locate(ctx, node, positions: np.ndarray, error: str = _OUT_OF_BOUNDS):
 
 
 def _compact(local: np.ndarray):
-    """A slice when the positions are consecutive and increasing (smaller, faster)."""
-    if len(local) and local[-1] - local[0] == len(local) - 1 and np.all(np.diff(local) == 1):
+    """A slice when the positions are consecutive and increasing (smaller, faster); pandas 2.2
+    takes positions into a plain Index where a slice keeps a RangeIndex, so arrays stay there."""
+    if PANDAS3 and len(local) and local[-1] - local[0] == len(local) - 1 and np.all(np.diff(local) == 1):
         return slice(int(local[0]), int(local[-1]) + 1)
     return local
 
@@ -206,11 +207,15 @@ def _group(pieces, cap: int) -> list[list]:
     return groups
 
 
-def assemble(out, pieces, first_chunk) -> Tiled:
-    """Output chunks of ``out`` from pieces (one empty chunk when there are none)."""
+NO_ROWS = np.array([], dtype=np.intp)
+
+
+def assemble(out, pieces, first_chunk, empty=slice(0, 0)) -> Tiled:
+    """Output chunks of ``out`` from pieces (one chunk of ``first_chunk``'s rows ``empty``
+    when there are none: a slice, or positions where pandas takes)."""
     meta = out.meta
     if not pieces:
-        pieces = [(first_chunk, slice(0, 0), 0)]
+        pieces = [(first_chunk, empty, 0)]
     cap = max([int(c.shape[0]) for c, _, _ in pieces if not c.has_unknown_shape] + [1])
     chunks = []
     for i, group in enumerate(_group(pieces, cap)):
@@ -287,7 +292,7 @@ class RowTake(RowsOp):
         node = out.inputs[0]
         chunks, src, local = yield from locate(ctx, node, self.positions)
         if len(src) == 0:
-            return assemble(out, [], row_chunks(ctx[node])[0])
+            return assemble(out, [], row_chunks(ctx[node])[0], NO_ROWS)
         pieces = position_pieces(chunks, src, local)
         return assemble(out, pieces, chunks[0]) if pieces is not None else gather(out, chunks, src, local)
 
@@ -446,7 +451,10 @@ def iloc_rows(obj, key, label: str = "md.iloc"):
             return mask_rows(obj, arr, label)
         if arr.size == 0:
             arr = arr.astype(np.intp)
+        if arr.dtype.kind == "f":  # pandas truncates float positions
+            arr = np.asarray(key, dtype=np.intp)
         if arr.dtype.kind not in "iu":
+            obj.data.meta.iloc[key]  # pandas' own error for these indexers
             raise IndexError(f".iloc requires numeric indexers, got {arr}")
         if arr.ndim != 1:
             raise IndexError("Buffer has wrong number of dimensions (expected 1)")
@@ -494,12 +502,26 @@ def split_key(obj, key) -> tuple:
     return (key + (slice(None),) * 2)[:2]
 
 
+def row_then_columns(full, result):
+    """pandas 2.2 takes one row of the whole frame before its columns: the row's dtype is
+    the common dtype of every column (object for mixed frames), pandas 3 that of the selection."""
+    if PANDAS3 or not isinstance(full, DataFrame) or not isinstance(result, Series):
+        return result
+    dtype = row_meta(full.data.meta).dtype
+    if dtype == result.dtype:
+        return result
+    from .arithmetic import astype
+
+    return astype(result, dtype)
+
+
 def iloc_get(obj, key):
     """``obj.iloc[key]``: ints, slices, lists / arrays of positions, boolean masks, (rows, cols)."""
     rows, cols = split_key(obj, key)
-    if cols is not None:
-        obj = iloc_columns(obj, cols)
-    return iloc_rows(obj, rows)
+    if cols is None or (isinstance(cols, slice) and cols == slice(None)):
+        return iloc_rows(obj, rows)
+    result = iloc_rows(iloc_columns(obj, cols), rows)
+    return row_then_columns(obj, result) if is_int(rows) and not is_int(cols) else result
 
 
 class _Indexer:

@@ -26,7 +26,7 @@ from ..core.operand import Operand
 from ..core.tokenize import tokenize
 from .blockwise import aligned_rows, chunk_shape, row_chunks, rows_grid
 from .core import DataFrame, Series, methods, new_frame
-from .positional import _idx, assemble, gather, iloc_columns, is_int, position_pieces
+from .positional import NO_ROWS, _idx, assemble, gather, iloc_columns, is_int, position_pieces
 
 __all__: list[str] = []
 
@@ -167,7 +167,7 @@ class Sample(Operand):
             if self.how is not None and sum(s[3] for s in stats) == 0:
                 raise ValueError("Invalid weights: weights sum to zero")
         if n == 0:
-            tiled = assemble(out, [], data[0])
+            tiled = assemble(out, [], data[0], NO_ROWS)
         elif self.replace:
             tiled = self._with_replacement(out, data, weights, offsets, stats, n)
         else:
