@@ -26,7 +26,7 @@ from ..core.operand import Operand
 from ..core.tokenize import tokenize
 from .blockwise import aligned_rows, chunk_shape, row_chunks, rows_grid
 from .core import DataFrame, Series, methods, new_frame
-from .positional import NO_ROWS, _idx, assemble, gather, iloc_columns, is_int, position_pieces
+from .positional import NO_ROWS, PANDAS3, _idx, assemble, gather, iloc_columns, is_int, position_pieces
 
 __all__: list[str] = []
 
@@ -96,7 +96,9 @@ class SampleChunk(Operand):
         buckets = _buckets(keys[finite])
         if self.stage == "hist":
             found, counts = np.unique(buckets, return_counts=True)
-            return found, counts, len(v), 0.0 if weights is None else float(weights.sum())
+            if weights is None:
+                return found, counts, len(v), 0.0, 0.0
+            return found, counts, len(v), float(weights.sum()), float(weights.max(initial=0.0))
         codes = np.full(len(v), len(self.uppers), dtype=np.intp)
         codes[finite] = np.searchsorted(np.asarray(self.uppers), buckets, side="left")
         positions = np.arange(self.start, self.start + len(v))
@@ -164,8 +166,8 @@ class Sample(Operand):
             hist = [ChunkData(self._op("hist", i, offsets), self._ins(data, weights, i), (math.nan,),
                               None, (i,)) for i in range(len(data))]
             stats = yield from ctx.values(hist)
-            if self.how is not None and sum(s[3] for s in stats) == 0:
-                raise ValueError("Invalid weights: weights sum to zero")
+            if self.how is not None:
+                _check_weights(stats, n, self.replace)
         if n == 0:
             tiled = assemble(out, [], data[0], NO_ROWS)
         elif self.replace:
@@ -241,6 +243,15 @@ class Sample(Operand):
             chunks.append(ChunkData(Renumber(start=start, label=self.label), [c], c.shape, out.meta, c.index))
             start += int(c.shape[0])
         return rows_grid(chunks, out.meta)
+
+
+def _check_weights(stats, n, replace):
+    total = sum(s[3] for s in stats)
+    if total == 0:
+        raise ValueError("Invalid weights: weights sum to zero")
+    if PANDAS3 and not replace and n * max(s[4] for s in stats) / total > 1:
+        raise ValueError("Weighted sampling cannot be achieved with replace=False. Either set "
+                         "replace=True or use smaller weights. See the docstring of sample for details.")
 
 
 def _seed(random_state) -> int:

@@ -127,7 +127,9 @@ def _assign_loc(frame, rows, cols, value, modes, meta):
     else:
         rows = np.asarray(_value(rows, frame, modes[0]), dtype=bool)
     value = _value(value, frame, modes[1])
-    if cols is None:
+    if modes[2] == "item":  # obj[mask] = v: pandas' own path (it can differ from loc's)
+        out[rows] = value
+    elif cols is None:
         out.loc[rows] = value
     else:
         out.loc[rows, cols] = value
@@ -151,8 +153,9 @@ def _row_operand(obj, rows):
                               "mask (a Series with the same index or an array) or .iloc")
 
 
-def loc_set(obj, rows, cols, value):
-    """``obj.loc[rows, cols] = value`` with rows a boolean mask (or all rows)."""
+def loc_set(obj, rows, cols, value, via="loc"):
+    """``obj.loc[rows, cols] = value`` with rows a boolean mask (or all rows); ``via='item'``:
+    ``obj[rows] = value``."""
     meta = obj.data.meta
     if isinstance(obj, DataFrame) and isinstance(cols, slice) and cols != slice(None):
         cols = list(meta.loc[:, cols].columns)
@@ -167,10 +170,10 @@ def loc_set(obj, rows, cols, value):
 
     def run(flag):
         mask = None if rows is None else pd.Series([flag] * len(fsample), index=fsample.index)
-        return _assign_loc(fsample, mask, cols, _sample_value(value, vmode), (rmode, vmode), None)
+        return _assign_loc(fsample, mask, cols, _sample_value(value, vmode), (rmode, vmode, via), None)
 
     meta = declared_meta(lambda: run(True), lambda: run(False))
-    args = (obj, rows, cols, value, (rmode, vmode), meta)
+    args = (obj, rows, cols, value, (rmode, vmode, via), meta)
     if "positional" in (rmode, vmode):
         return positional_map(_assign_loc, args, meta)
     return map_chunks(_assign_loc, args, label="md.setitem", meta=meta)
@@ -341,7 +344,7 @@ def _setitem(obj, key, value):
             raise NotImplementedError("a Series cannot be set through a DataFrame mask")
         return where_set(obj, key, value)
     if isinstance(key, (Series, Tensor, pd.Series)) or _is_bool_list(key):
-        return loc_set(obj, key, None if isinstance(obj, Series) else slice(None), value)
+        return loc_set(obj, key, None if isinstance(obj, Series) else slice(None), value, via="item")
     if isinstance(key, slice):
         if all(v is None or is_int(v) for v in (key.start, key.stop, key.step)):
             return iloc_set(obj, key, value)
