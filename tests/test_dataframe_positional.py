@@ -290,3 +290,63 @@ def test_keys_and_fusion_of_positional_graphs(df):
     pd.testing.assert_series_equal(fused, df[df["a"] > 0].iloc[[4, 0, 2]]["b"].tail(2))
     again = md.DataFrame(df, chunk_size=4)
     assert again[again["a"] > 0].iloc[[4, 0, 2]].key == m[m["a"] > 0].iloc[[4, 0, 2]].key
+
+
+# --- on Ray (the module's local Ray: tiling stages and values requests through the services) ---
+
+def test_iloc_tail_and_take_on_ray(session, df):
+    m = md.DataFrame(df, chunk_size=4)
+    flt, expected = m[m["a"] > -3], df[df["a"] > -3]
+    assert_eq(flt.iloc[2:9], expected.iloc[2:9])
+    assert_eq(flt.iloc[[5, 0, 3, 3, -1]], expected.iloc[[5, 0, 3, 3, -1]])
+    assert_eq(m.iloc[np.random.RandomState(2).permutation(23)], df.iloc[np.random.RandomState(2).permutation(23)])
+    assert_eq(flt.tail(4), expected.tail(4))
+    assert_eq(m.iloc[mt.tensor((df["b"] > 0.5).to_numpy(), chunk_size=6), [0, 1]],
+              df.iloc[(df["b"] > 0.5).to_numpy(), [0, 1]])
+    assert_eq(m["b"].iloc[7], df["b"].iloc[7])
+    pd.testing.assert_series_equal(flt.iloc[-2].fetch(), expected.iloc[-2])
+    with pytest.raises(IndexError):
+        m[m["a"] > 100].iloc[0].fetch()
+
+
+def test_loc_on_ray(session, df):
+    m = md.DataFrame(df, chunk_size=4)
+    assert_eq(m.loc["r04":"r13":2, ["b", "s"]], df.loc["r04":"r13":2, ["b", "s"]])
+    shuffled = df.sample(frac=1, random_state=4)
+    ms = md.DataFrame(shuffled, chunk_size=5)
+    assert_eq(ms.loc["r10":"r02"], shuffled.loc["r10":"r02"])
+    assert_eq(ms.loc[["r07", "r01", "r07"]], shuffled.loc[["r07", "r01", "r07"]])
+    assert_eq(ms.loc["r09"], shuffled.loc["r09"])
+    assert_eq(ms.at["r09", "a"], shuffled.at["r09", "a"])
+    with pytest.raises(KeyError):
+        ms.loc["zz"].fetch()
+    with pytest.raises(KeyError):
+        ms.loc["r035":"r11"].fetch()
+
+
+def test_setitem_on_ray(session, df):
+    m, p = md.DataFrame(df, chunk_size=4), df.copy()
+    m["d"] = m["a"] * 2
+    p["d"] = p["a"] * 2
+    m["e"] = mt.arange(23, chunk_size=6)
+    p["e"] = np.arange(23)
+    m.loc[m["a"] > 2, "b"] = 0.0
+    p.loc[p["a"] > 2, "b"] = 0.0
+    m.iloc[[1, 20], 0] = 9
+    p.iloc[[1, 20], 0] = 9
+    m.at["r05", "d"] = -1
+    p.at["r05", "d"] = -1
+    assert_eq(m, p)
+    m.loc["zz", "a"] = 1
+    with pytest.raises(NotImplementedError, match="enlargement"):
+        m.fetch()
+
+
+def test_sample_on_ray(session, df):
+    m = md.DataFrame(df, chunk_size=4)
+    weighted = dict(n=3, weights=df["b"].fillna(0.5).to_numpy(), random_state=1)
+    for kwargs in (dict(n=9, random_state=3), dict(frac=0.4, random_state=1), weighted,
+                   dict(n=30, replace=True, random_state=2)):
+        drawn = m.sample(**kwargs).fetch()
+        local = LocalExecutor().compute(md.DataFrame(df, chunk_size=6).sample(**kwargs).data)[0]
+        pd.testing.assert_frame_equal(drawn, local)

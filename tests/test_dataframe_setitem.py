@@ -165,9 +165,40 @@ def test_series_setitem_with_masks(df):
     ps[(df["b"] < 0.1).to_numpy()] = -1.0
     s[1:4] = 9.0
     ps.iloc[1:4] = 9.0
+    s[df.index[3]] = 1.0
+    ps[df.index[3]] = 1.0
     assert_eq(s, ps)
-    with pytest.raises(NotImplementedError):
-        s[df.index[3]] = 1.0
+
+
+def test_setting_by_labels(df):
+    dup = df.set_axis([f"k{i % 9}" for i in range(23)])  # not unique: a label sets all its rows
+    m, p = _both(dup, chunk_size=4)
+    m.at["k3", "a"] = 100
+    p.at["k3", "a"] = 100
+    m.loc["k1", "b"] = -1.0
+    p.loc["k1", "b"] = -1.0
+    m.loc[["k4", "k5"], ["a", "b"]] = 7
+    p.loc[["k4", "k5"], ["a", "b"]] = 7
+    m.loc["k6", "a":"b"] = 0
+    p.loc["k6", "a":"b"] = 0
+    num, pnum = _both(dup[["a", "b"]], chunk_size=6)
+    num.loc["k2"] = 0
+    pnum.loc["k2"] = 0
+    assert_eq(num, pnum)
+    m.loc["k7", "new"] = "x"
+    p.loc["k7", "new"] = "x"
+    assert_eq(m, p)
+    s, ps = md.Series(dup["b"], chunk_size=5), dup["b"].copy()
+    s["k2"] = 9.5
+    ps["k2"] = 9.5
+    s.loc["k8"] = 1.25
+    ps.loc["k8"] = 1.25
+    s.at["k0"] = 0.0
+    ps.at["k0"] = 0.0
+    assert_eq(s, ps)
+    m.loc["zz", "a"] = 1  # pandas would append a row
+    with pytest.raises(NotImplementedError, match="enlargement"):
+        _value(m)
 
 
 def test_iloc_and_iat_setting(df):

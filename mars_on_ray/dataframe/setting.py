@@ -12,6 +12,8 @@ pandas' TypeError when run.
 """
 from __future__ import annotations
 
+import math
+
 import numpy as np
 import pandas as pd
 
@@ -20,7 +22,7 @@ from ..core.operand import Operand
 from ..tensor.core import Tensor
 from .blockwise import MapChunks, map_chunks, row_chunks, rows_grid, sample_of
 from .core import DataFrame, Series, _Frame, methods, new_frame
-from .indexing import _check_aligned, _is_bool_list, cast_like
+from .indexing import _check_aligned, _is_bool_list, _positional_ints, cast_like
 from .positional import is_int, locate, slice_pieces, split_key
 
 __all__: list[str] = []
@@ -124,6 +126,8 @@ def _assign_loc(frame, rows, cols, value, modes, meta):
     out = frame.copy()
     if rows is None:
         rows = slice(None)
+    elif modes[0] == "labels":  # every row with one of the labels (pandas sets them all)
+        rows = frame.index.isin(rows)
     else:
         rows = np.asarray(_value(rows, frame, modes[0]), dtype=bool)
     value = _value(value, frame, modes[1])
@@ -149,8 +153,37 @@ def _row_operand(obj, rows):
         return from_tensor(rows, False), "positional"
     if _is_bool_list(rows):
         return from_pandas(pd.Series(np.asarray(rows, dtype=bool))), "positional"
-    raise NotImplementedError("setting rows chosen by label is not supported yet; use a boolean "
-                              "mask (a Series with the same index or an array) or .iloc")
+    if isinstance(rows, (slice, _Frame, Tensor, tuple)) or callable(rows):
+        raise NotImplementedError("setting rows by a label slice, a lazy non-boolean object or a "
+                                  "tuple is not supported; use a boolean mask or .iloc")
+    labels = pd.Index(list(rows) if pd.api.types.is_list_like(rows) else [rows])
+    return labels, "labels"
+
+
+class LabelsPresent(Operand):
+    """Which of ``labels`` one chunk's index holds."""
+
+    _params = ("labels",)
+
+    def execute(self, v):
+        return self.labels.isin(v.index)
+
+
+class LabelSetMap(MapChunks):
+    """Setting rows by label: first checks that every label exists (pandas would append a
+    row for a new one), then sets chunk by chunk."""
+
+    _params = ("labels",)
+
+    def tile(self, ctx, out):
+        chunks = row_chunks(ctx[out.inputs[0]])
+        present = yield from ctx.values([ChunkData(LabelsPresent(labels=self.labels, label=self.label),
+                                                   [c], (math.nan,), None, (i,)) for i, c in enumerate(chunks)])
+        missing = self.labels[~np.logical_or.reduce([np.asarray(p) for p in present])]
+        if len(missing):
+            raise NotImplementedError(f"setting with enlargement (new row labels {list(missing)}) "
+                                      "is not supported")
+        return (yield from super().tile(ctx, out))
 
 
 def loc_set(obj, rows, cols, value, via="loc"):
@@ -170,13 +203,18 @@ def loc_set(obj, rows, cols, value, via="loc"):
 
     def run(flag):
         mask = None if rows is None else pd.Series([flag] * len(fsample), index=fsample.index)
-        return _assign_loc(fsample, mask, cols, _sample_value(value, vmode), (rmode, vmode, via), None)
+        modes = ("aligned" if rmode == "labels" else rmode, vmode, via)
+        return _assign_loc(fsample, mask, cols, _sample_value(value, vmode), modes, None)
 
     meta = declared_meta(lambda: run(True), lambda: run(False))
     args = (obj, rows, cols, value, (rmode, vmode, via), meta)
     if "positional" in (rmode, vmode):
         return positional_map(_assign_loc, args, meta)
-    return map_chunks(_assign_loc, args, label="md.setitem", meta=meta)
+    built = map_chunks(_assign_loc, args, label="md.setitem", meta=meta)
+    if rmode != "labels":
+        return built
+    op = LabelSetMap(**built.op.params, labels=rows, label="md.setitem")
+    return new_frame(op, built.data.inputs, built.shape[0], meta)
 
 
 def _assign_where(frame, mask, value, meta):
@@ -350,6 +388,7 @@ def _setitem(obj, key, value):
             return iloc_set(obj, key, value)
         raise NotImplementedError("setting a label slice is not supported yet")
     if isinstance(obj, Series):
-        raise NotImplementedError("setting a Series by label is not supported yet; use a boolean "
-                                  "mask or .iloc")
+        if is_int(key) and _positional_ints(obj):  # pandas 2.2: a position on this index
+            return iloc_set(obj, key, value)
+        return loc_set(obj, key, None, value, via="item")
     return column_set(obj, key, value)
