@@ -374,27 +374,21 @@ def take_rows(obj, positions, label: str = "md.iloc", error: str = _OUT_OF_BOUND
 
 
 def mask_rows(obj, mask, label: str = "md.iloc"):
-    """Rows where a boolean array-like (by position) is True."""
-    if isinstance(mask, Tensor):
-        if mask.ndim != 1:
-            raise IndexError("a boolean indexer must be 1-dimensional")
-        n, k = _rows(obj), mask.shape[0]
-        if not _unknown(n) and not _unknown(k) and n != k:
-            raise IndexError(f"Boolean index has wrong length: {k} instead of {n}")
-        return new_frame(MaskRows(label=label), [obj, mask], math.nan, obj.data.meta)
-    mask = np.asarray(mask, dtype=bool)
-    n = _rows(obj)
-    if not _unknown(n) and len(mask) != n:
-        raise IndexError(f"Boolean index has wrong length: {len(mask)} instead of {int(n)}")
-    if _unknown(n):  # the length is checked when the extents are known
-        return mask_rows(obj, new_tensor_from(mask), label)
-    return take_rows(obj, np.flatnonzero(mask), label)
-
-
-def new_tensor_from(array: np.ndarray) -> Tensor:
+    """Rows where a boolean array-like or lazy tensor, lined up by position, is True
+    (chunk by chunk: the mask is cut like the rows)."""
     from ..tensor.datasource import tensor
 
-    return tensor(array)
+    count = math.nan
+    if not isinstance(mask, Tensor):
+        mask = np.asarray(mask, dtype=bool)
+        count = int(mask.sum())
+        mask = tensor(mask)
+    if mask.ndim != 1:
+        raise IndexError("a boolean indexer must be 1-dimensional")
+    n, k = _rows(obj), mask.shape[0]
+    if not _unknown(n) and not _unknown(k) and n != k:
+        raise IndexError(f"Boolean index has wrong length: {k} instead of {int(n)}")
+    return new_frame(MaskRows(label=label), [obj, mask], count, obj.data.meta)
 
 
 def slice_rows(obj, sl: slice, label: str = "md.iloc"):
@@ -420,12 +414,6 @@ def slice_rows(obj, sl: slice, label: str = "md.iloc"):
     return new_frame(RowSlice(start=start, stop=stop, step=step, label=label), [obj], size, obj.data.meta)
 
 
-def _filter(obj, mask):
-    from .indexing import aligned_filter
-
-    return aligned_filter(obj, mask)
-
-
 def iloc_rows(obj, key, label: str = "md.iloc"):
     """``obj.iloc[key]`` along rows."""
     if callable(key) and not isinstance(key, (_Frame, Tensor)):
@@ -439,13 +427,15 @@ def iloc_rows(obj, key, label: str = "md.iloc"):
 
         key = from_pandas(key)
     if isinstance(key, Series):
+        from .indexing import aligned_filter
+
         obj.data.meta.iloc[key.data.meta]  # pandas' errors (2.2 refuses indexable masks)
-        return _filter(obj, key)
+        return aligned_filter(obj, key)
     if isinstance(key, Tensor):
         if key.dtype == bool:
             return mask_rows(obj, key, label)
         raise NotImplementedError("iloc with a lazy integer tensor is not supported; fetch it first")
-    if isinstance(key, (list, np.ndarray, pd.Index, range, tuple)) or pd.api.types.is_list_like(key):
+    if pd.api.types.is_list_like(key):
         arr = np.asarray(key)
         if arr.dtype == bool:
             return mask_rows(obj, arr, label)
