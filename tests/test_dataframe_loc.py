@@ -134,7 +134,11 @@ def test_loc_lists_of_labels(df):
     many = list(np.random.RandomState(0).permutation(23))
     flt = m[m["a"] >= 0]
     labels = [f"r{i:02d}" for i in many]
-    assert_eq(md.DataFrame(df, chunk_size=2).loc[labels], df.loc[labels])  # several blocks
+    several = md.DataFrame(df, chunk_size=2).loc[labels]  # 12 chunks, 12 blocks of labels
+    assert_eq(several, df.loc[labels])
+    unfused = LocalExecutor(fusion=False)
+    unfused.compute(several.data)
+    assert unfused.subtask_count == 3 * 12  # read, split once per chunk, one per block
     assert_eq(flt.loc[labels], df.loc[labels])
     _raises_like(lambda: df.loc[["r05", "zz"]], lambda: _value(m.loc[["r05", "zz"]]))
     _raises_like(lambda: df.loc[["yy", "zz"]], lambda: _value(m.loc[["yy", "zz"]]))

@@ -105,6 +105,9 @@ def test_unsorted_positions_are_gathered_by_blocks(df):
     tiled = LocalExecutor().tile(result.data)
     assert all(isinstance(c.op, GatherBlock) for c in tiled.flat) and len(tiled.flat) == 9
     assert_eq(result, df.iloc[positions])
+    unfused = LocalExecutor(fusion=False)
+    unfused.compute(result.data)
+    assert unfused.subtask_count == 8 + 8 + 9  # read, split once per chunk, one per block
     assert_eq(m[m["a"] > 0].iloc[[3, 0, 2, 1]], df[df["a"] > 0].iloc[[3, 0, 2, 1]])
 
 

@@ -54,6 +54,13 @@ def test_sample_is_the_same_for_every_chunking(df, kwargs):
     assert_eq(lazy, results[0])  # declared metadata, chunk shapes and keys; the same rows again
 
 
+def test_sample_reads_each_chunk_twice_and_splits_once(df):
+    drawn = md.DataFrame(df, chunk_size=5).sample(n=20, random_state=1)  # 9 chunks, 4 blocks
+    unfused = LocalExecutor(fusion=False)
+    unfused.compute(drawn.data)
+    assert unfused.subtask_count == 9 + 9 + 9 + 4  # read, histogram, split, block
+
+
 def test_sample_metadata_and_series(df):
     m = md.DataFrame(df, chunk_size=6)
     result = m.sample(n=4, random_state=1)

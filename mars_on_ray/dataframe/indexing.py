@@ -19,9 +19,9 @@ from ..core.operand import Operand
 from ..tensor.core import Tensor, new_tensor
 from .blockwise import chunk_shape, concat_values, map_chunks, row_chunks, rows_grid
 from .core import DataFrame, Series, _Frame, methods, new_frame
-from .positional import (PANDAS3, RowsOp, TakeRows, _cut, _idx, _Indexer, assemble, is_int,
-                         mask_rows, pick, row_meta, row_then_columns, scalar_dtype, single, slice_pieces, slice_rows,
-                         split_key, take_rows)
+from .positional import (PANDAS3, RowsOp, TakeRows, _cut, _idx, _Indexer, _row_selection_columns,
+                         assemble, is_int, mask_rows, pick, row_meta, row_then_columns,
+                         scalar_dtype, single, slice_pieces, slice_rows, split_key, take_rows)
 from .rules.usage import is_frame, same_as_output, uses
 
 __all__: list[str] = []
@@ -259,7 +259,8 @@ def label_row(obj, key):
     """``obj.loc[key]``: a scalar of a Series, a row Series (named ``key``) of a DataFrame."""
     hash(key)
     index = obj.data.meta.index
-    if isinstance(key, str) and isinstance(index, (pd.DatetimeIndex, pd.PeriodIndex, pd.TimedeltaIndex)):
+    datetimes = (pd.DatetimeIndex, pd.PeriodIndex, pd.TimedeltaIndex)
+    if isinstance(key, str) and isinstance(index, datetimes):
         raise NotImplementedError(
             "a string label on a datetime-like index selects one row or a range depending on the "
             "data's resolution; use a Timestamp for a row or a slice ('a':'b') for a range")
@@ -311,16 +312,20 @@ class LabelRows(RowsOp):
         sizes = [int(c.shape[0]) for c in chunks if not c.has_unknown_shape]
         block = max(sizes + [1]) if sizes else max(1, len(labels))
         blocks = tuple(labels[j:j + block] for j in range(0, len(labels), block)) or (labels,)
-        split = [ChunkData(SplitLabels(blocks=blocks, label=self.label), [c], chunk_shape(meta, math.nan),
-                           meta, _idx(meta, i), o) for i, c in enumerate(chunks) for o in range(len(blocks))]
-        result = [ChunkData(LocLabels(labels=b, label=self.label), split[j::len(blocks)],
-                            chunk_shape(meta, math.nan), out.meta, _idx(meta, j)) for j, b in enumerate(blocks)]
+        unknown = chunk_shape(meta, math.nan)
+        split = []
+        for i, c in enumerate(chunks):  # the outputs of one split share its operand
+            op = SplitLabels(blocks=blocks, label=self.label)
+            split += [ChunkData(op, [c], unknown, meta, _idx(meta, i), o) for o in range(len(blocks))]
+        result = [ChunkData(LocLabels(labels=b, label=self.label), split[j::len(blocks)], unknown,
+                            out.meta, _idx(meta, j)) for j, b in enumerate(blocks)]
         return rows_grid(result, out.meta)
 
 
 def label_rows(obj, key):
     """``obj.loc[list_of_labels]`` (missing labels raise KeyError when run)."""
-    labels = key if isinstance(key, pd.Index) else pd.Index(list(key) if not isinstance(key, np.ndarray) else key)
+    labels = key if isinstance(key, (pd.Index, np.ndarray)) else list(key)
+    labels = labels if isinstance(labels, pd.Index) else pd.Index(labels)
     return new_frame(LabelRows(labels=labels, label="md.loc"), [obj], math.nan, obj.data.meta)
 
 
@@ -446,7 +451,7 @@ def label_slice(obj, key: slice):
 
 
 for _op in (LabelRows, LabelSlice):
-    uses(_op)(lambda node, needed: [needed if is_frame(node) else None])
+    uses(_op)(_row_selection_columns)
 
 
 # --- loc / at accessors -----------------------------------------------------------------------
@@ -463,7 +468,8 @@ def loc_rows(obj, key):
         return aligned_filter(obj, key)
     if isinstance(key, Tensor):
         if key.dtype != bool:
-            raise NotImplementedError("loc with a lazy tensor of labels is not supported; fetch it first")
+            raise NotImplementedError("loc with a lazy tensor of labels is not supported; "
+                                      "fetch it first")
         return mask_rows(obj, key, "md.loc")
     if isinstance(key, (DataFrame, pd.DataFrame)):
         raise ValueError("Cannot index with multidimensional key")
@@ -500,7 +506,7 @@ def loc_get(obj, key):
     if cols is None or (isinstance(cols, slice) and cols == slice(None)):
         return loc_rows(obj, rows)
     result = loc_rows(loc_columns(obj, cols), rows)
-    scalar_row = not isinstance(rows, slice) and not pd.api.types.is_list_like(rows) and not callable(rows)
+    scalar_row = not (isinstance(rows, slice) or pd.api.types.is_list_like(rows) or callable(rows))
     if scalar_row and (isinstance(cols, slice) or pd.api.types.is_list_like(cols)):
         return row_then_columns(obj, result)
     return result

@@ -119,7 +119,8 @@ def locate(ctx, node, positions: np.ndarray, error: str = _OUT_OF_BOUNDS):
 def _compact(local: np.ndarray):
     """A slice when the positions are consecutive and increasing (smaller, faster); pandas 2.2
     takes positions into a plain Index where a slice keeps a RangeIndex, so arrays stay there."""
-    if PANDAS3 and len(local) and local[-1] - local[0] == len(local) - 1 and np.all(np.diff(local) == 1):
+    consecutive = len(local) and local[-1] - local[0] == len(local) - 1 and np.all(np.diff(local) == 1)
+    if PANDAS3 and consecutive:
         return slice(int(local[0]), int(local[-1]) + 1)
     return local
 
@@ -221,7 +222,8 @@ def assemble(out, pieces, first_chunk, empty=slice(0, 0)) -> Tiled:
     for i, group in enumerate(_group(pieces, cap)):
         rows = sum(n for _, _, n in group)
         op = TakeRows(sels=tuple(s for _, s, _ in group), label=out.op.label)
-        chunks.append(ChunkData(op, [c for c, _, _ in group], chunk_shape(meta, rows), meta, _idx(meta, i)))
+        inputs = [c for c, _, _ in group]
+        chunks.append(ChunkData(op, inputs, chunk_shape(meta, rows), meta, _idx(meta, i)))
     return rows_grid(chunks, meta)
 
 
@@ -251,7 +253,8 @@ def gather(out, chunks, src, local, map_op=None, extra=None) -> Tiled:
     for j, lst in enumerate(blocks):
         draws = np.concatenate([g for _, g in lst])
         op = GatherBlock(order=np.argsort(draws, kind="stable"), label=out.op.label)
-        result.append(ChunkData(op, [p for p, _ in lst], chunk_shape(meta, len(draws)), meta, _idx(meta, j)))
+        shape = chunk_shape(meta, len(draws))
+        result.append(ChunkData(op, [p for p, _ in lst], shape, meta, _idx(meta, j)))
     return rows_grid(result, meta)
 
 
@@ -294,7 +297,9 @@ class RowTake(RowsOp):
         if len(src) == 0:
             return assemble(out, [], row_chunks(ctx[node])[0], NO_ROWS)
         pieces = position_pieces(chunks, src, local)
-        return assemble(out, pieces, chunks[0]) if pieces is not None else gather(out, chunks, src, local)
+        if pieces is None:
+            return gather(out, chunks, src, local)
+        return assemble(out, pieces, chunks[0])
 
 
 class RowPick(Operand):
@@ -328,8 +333,13 @@ class MaskRows(RowsOp):
         return rows_grid(chunks, out.meta)
 
 
+def _row_selection_columns(node, needed):
+    """A row selection needs of its data what is needed of it (nothing of a mask)."""
+    return [needed if is_frame(node) else None] + [None] * (len(node.inputs) - 1)
+
+
 for _op in (RowSlice, RowTake, MaskRows):
-    uses(_op)(lambda node, needed: [needed if is_frame(node) else None] + [None] * (len(node.inputs) - 1))
+    uses(_op)(_row_selection_columns)
 
 
 # --- building selections ------------------------------------------------------------------
@@ -411,7 +421,8 @@ def slice_rows(obj, sl: slice, label: str = "md.iloc"):
         obj, stop = head(obj, stop), None  # the rows past ``stop`` are never read
     n = _rows(obj)
     size = math.nan if _unknown(n) else len(range(*slice(start, stop, step).indices(int(n))))
-    return new_frame(RowSlice(start=start, stop=stop, step=step, label=label), [obj], size, obj.data.meta)
+    op = RowSlice(start=start, stop=stop, step=step, label=label)
+    return new_frame(op, [obj], size, obj.data.meta)
 
 
 def iloc_rows(obj, key, label: str = "md.iloc"):

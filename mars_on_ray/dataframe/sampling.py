@@ -41,7 +41,8 @@ def _mix(z):
 
 def uniforms(seed: int, positions: np.ndarray) -> np.ndarray:
     """Numbers uniform in (0, 1), each a pure function of (seed, position): splitmix64."""
-    z = np.uint64(seed & _MASK) + (positions.astype(np.uint64) + np.uint64(1)) * np.uint64(0x9E3779B97F4A7C15)
+    golden = np.uint64(0x9E3779B97F4A7C15)
+    z = np.uint64(seed & _MASK) + (positions.astype(np.uint64) + np.uint64(1)) * golden
     return ((_mix(z) >> np.uint64(11)).astype(np.float64) + 0.5) * 2.0 ** -53
 
 
@@ -210,11 +211,14 @@ class Sample(Operand):
         sizes[-1] = n - int(sizes[:-1].sum())
         uppers = [int(buckets[c]) for c in cuts]
         meta = out.meta
-        split = [[ChunkData(self._op("split", i, offsets, uppers), self._ins(data, weights, i),
-                            (math.nan,), None, _idx(meta, i), j) for j in range(len(uppers))]
-                 for i in range(len(data))]
+        split = []
+        for i in range(len(data)):  # the outputs of one split share its operand
+            op, ins = self._op("split", i, offsets, uppers), self._ins(data, weights, i)
+            split.append([ChunkData(op, ins, (math.nan,), None, _idx(meta, i), j)
+                          for j in range(len(uppers))])
         chunks = [ChunkData(SampleBlock(keep=int(k), label=self.label), [s[j] for s in split],
-                            chunk_shape(meta, int(k)), meta, _idx(meta, j)) for j, k in enumerate(sizes)]
+                            chunk_shape(meta, int(k)), meta, _idx(meta, j))
+                  for j, k in enumerate(sizes)]
         return rows_grid(chunks, meta)
 
     def _with_replacement(self, out, data, weights, offsets, stats, n):
@@ -224,7 +228,9 @@ class Sample(Operand):
             src = np.searchsorted(offsets, positions, side="right") - 1
             local = positions - offsets[src]
             pieces = position_pieces(data, src, local)
-            return assemble(out, pieces, data[0]) if pieces is not None else gather(out, data, src, local)
+            if pieces is None:
+                return gather(out, data, src, local)
+            return assemble(out, pieces, data[0])
         sums = np.array([s[3] for s in stats])
         cum = np.concatenate([[0.0], np.cumsum(sums)])
         targets = u * cum[-1]
@@ -240,7 +246,8 @@ class Sample(Operand):
     def _renumber(self, out, tiled):
         chunks, start = [], 0
         for i, c in enumerate(row_chunks(tiled)):
-            chunks.append(ChunkData(Renumber(start=start, label=self.label), [c], c.shape, out.meta, c.index))
+            op = Renumber(start=start, label=self.label)
+            chunks.append(ChunkData(op, [c], c.shape, out.meta, c.index))
             start += int(c.shape[0])
         return rows_grid(chunks, out.meta)
 
@@ -251,7 +258,8 @@ def _check_weights(stats, n, replace):
         raise ValueError("Invalid weights: weights sum to zero")
     if PANDAS3 and not replace and n * max(s[4] for s in stats) / total > 1:
         raise ValueError("Weighted sampling cannot be achieved with replace=False. Either set "
-                         "replace=True or use smaller weights. See the docstring of sample for details.")
+                         "replace=True or use smaller weights. See the docstring of sample for "
+                         "details.")
 
 
 def _seed(random_state) -> int:
@@ -327,7 +335,8 @@ def _sample_columns(obj, size, frac, replace, weights, seed, ignore_index):
     p = None
     if weights is not None:
         if isinstance(weights, str):
-            raise ValueError("Strings can only be passed to weights when sampling from rows on a DataFrame")
+            raise ValueError("Strings can only be passed to weights when sampling from rows on "
+                             "a DataFrame")
         p = np.nan_to_num(np.asarray(weights, dtype=np.float64))
         if len(p) != ncols:
             raise ValueError("Weights and axis to be sampled must be of same length")

@@ -90,7 +90,8 @@ def _operand(value):
     if pd.api.types.is_list_like(value) and not isinstance(value, dict):
         if np.ndim(value) == 2:
             return from_pandas(pd.DataFrame(np.asarray(value))), "positional"
-        return from_pandas(pd.Series(list(value) if isinstance(value, (list, tuple)) else value)), "positional"
+        values = list(value) if isinstance(value, (list, tuple)) else value
+        return from_pandas(pd.Series(values)), "positional"
     return value, "scalar"
 
 
@@ -177,8 +178,9 @@ class LabelSetMap(MapChunks):
 
     def tile(self, ctx, out):
         chunks = row_chunks(ctx[out.inputs[0]])
-        present = yield from ctx.values([ChunkData(LabelsPresent(labels=self.labels, label=self.label),
-                                                   [c], (math.nan,), None, (i,)) for i, c in enumerate(chunks)])
+        op = LabelsPresent(labels=self.labels, label=self.label)
+        present = yield from ctx.values([ChunkData(op, [c], (math.nan,), None, (i,))
+                                         for i, c in enumerate(chunks)])
         missing = self.labels[~np.logical_or.reduce([np.asarray(p) for p in present])]
         if len(missing):
             raise NotImplementedError(f"setting with enlargement (new row labels {list(missing)}) "
@@ -235,7 +237,8 @@ def where_set(obj, mask, value):
     fsample, mcols = sample_of(obj.data.meta), mask.data.meta.columns
 
     def run(flag):
-        return _assign_where(fsample, pd.DataFrame(flag, index=fsample.index, columns=mcols), value, None)
+        mask = pd.DataFrame(flag, index=fsample.index, columns=mcols)
+        return _assign_where(fsample, mask, value, None)
 
     meta = declared_meta(lambda: run(True), lambda: run(False))
     return map_chunks(_assign_where, (obj, mask, value, meta), label="md.setitem", meta=meta)
@@ -279,7 +282,8 @@ class ILocSet(Operand):
                 targets[c.key] = (sel, slice(count, count + n) if n == n else slice(count, None))
                 count += n
             return targets, count
-        chunks, src, local = yield from locate(ctx, node, self.rows, "iloc cannot enlarge its target object")
+        chunks, src, local = yield from locate(ctx, node, self.rows,
+                                               "iloc cannot enlarge its target object")
         order = np.argsort(src, kind="stable")
         for g in np.split(order, np.flatnonzero(np.diff(src[order])) + 1):
             if len(g):
@@ -344,7 +348,9 @@ def iloc_set(obj, key, value):
     if isinstance(rows, (Series, Tensor, pd.Series)):
         labels = None if cols is None else meta.iloc[:, cols]
         labels = None if labels is None else (labels.name if labels.ndim == 1 else list(labels.columns))
-        return loc_set(obj, rows, slice(None) if labels is None and isinstance(obj, DataFrame) else labels, value)
+        if labels is None and isinstance(obj, DataFrame):
+            labels = slice(None)
+        return loc_set(obj, rows, labels, value)
     if isinstance(value, (_Frame, Tensor)):
         raise NotImplementedError("setting positions from a lazy object is not supported; use "
                                   "df[col] = ... or .loc with a mask")
