@@ -98,6 +98,29 @@ def test_csv_iloc_prefix_becomes_a_reader_limit(tmp_path):
         assert_eq(obj, expected)
 
 
+def test_column_pruning_passes_row_selections(tmp_path):
+    from mars_on_ray.core.optimizer import optimize
+    from mars_on_ray.dataframe.io.parquet import ReadParquet
+
+    pdf = pd.DataFrame({f"c{i}": np.arange(600.0) + i for i in range(5)})
+    pdf.to_parquet(tmp_path / "t.parquet", row_group_size=100)
+    m = md.read_parquet(str(tmp_path / "t.parquet"), chunk_bytes=1)
+    for obj, expected, columns in (
+            (m.iloc[5:250]["c1"], pdf.iloc[5:250]["c1"], ["c1"]),
+            (m.tail(30)[["c2"]], pdf.tail(30)[["c2"]], ["c2"]),
+            (m.iloc[[3, 590, 5]]["c1"], pdf.iloc[[3, 590, 5]]["c1"], ["c1"]),
+            (m.loc[300:420]["c3"], pdf.loc[300:420]["c3"], ["c3"]),
+            (m.loc[[7, 1]]["c0"], pdf.loc[[7, 1]]["c0"], ["c0"])):
+        (reader,) = [n for n in optimize([obj.data]).order if isinstance(n.op, ReadParquet)]
+        assert reader.op.columns == columns
+        assert_eq(obj, expected)
+    weighted = m.sample(n=5, weights="c4", random_state=1)[["c1"]]
+    (reader,) = [n for n in optimize([weighted.data]).order if isinstance(n.op, ReadParquet)]
+    assert reader.op.columns == ["c1", "c4"]
+    same = md.DataFrame(pdf, chunk_size=77).sample(n=5, weights="c4", random_state=1)[["c1"]]
+    pd.testing.assert_frame_equal(_value(weighted), _value(same))
+
+
 def test_unsorted_positions_are_gathered_by_blocks(df):
     m = md.DataFrame(df, chunk_size=3)
     positions = np.random.RandomState(1).permutation(23).tolist() + [4, 4, -2]

@@ -21,12 +21,14 @@ import os
 import numpy as np
 import pandas as pd
 
-from ..core.entity import ChunkData
+from ..core.entity import ChunkData, TileableData
 from ..core.operand import Operand
 from ..core.tokenize import tokenize
 from .blockwise import aligned_rows, chunk_shape, row_chunks, rows_grid
 from .core import DataFrame, Series, methods, new_frame
-from .positional import NO_ROWS, PANDAS3, _idx, assemble, gather, iloc_columns, is_int, position_pieces
+from .positional import (NO_ROWS, PANDAS3, _idx, assemble, gather, iloc_columns, is_int,
+                         position_pieces)
+from .rules.usage import is_frame, uses
 
 __all__: list[str] = []
 
@@ -155,6 +157,10 @@ class Sample(Operand):
 
     _params = ("n", "frac", "replace", "seed", "how", "column", "ignore_index")
 
+    def rebuild(self, node, inputs):
+        meta = inputs[0].meta.reset_index(drop=True) if self.ignore_index else inputs[0].meta
+        return TileableData(self, inputs, chunk_shape(meta, node.shape[0]), meta, node.chunk_size)
+
     def tile(self, ctx, out):
         data, weights = yield from self._chunks(ctx, out)
         offsets = np.cumsum([0] + [int(c.shape[0]) for c in data])
@@ -260,6 +266,15 @@ def _check_weights(stats, n, replace):
         raise ValueError("Weighted sampling cannot be achieved with replace=False. Either set "
                          "replace=True or use smaller weights. See the docstring of sample for "
                          "details.")
+
+
+@uses(Sample)
+def _sample_columns_used(node, needed):
+    """The columns needed of the sample, and the weights column."""
+    if not is_frame(node) or needed is None:
+        return [None] * len(node.inputs)
+    column = {node.op.column} if node.op.column is not None else set()
+    return [needed | column] + [None] * (len(node.inputs) - 1)
 
 
 def _seed(random_state) -> int:
