@@ -226,7 +226,14 @@ def test_iloc_and_iat_setting(df):
     pflt.iloc[1:3, 1] = [7.0, 8.0]
     flt.iloc[[-1, 0], 0] = 55
     pflt.iloc[[-1, 0], 0] = 55
+    mask = (pflt["b"] > 0.5).to_numpy()  # the length is checked when run
+    flt.iloc[mask, [1, 2]] = -3.0
+    pflt.iloc[mask, [1, 2]] = -3.0
     assert_eq(flt, pflt)
+    short = m[m["a"] > 3]
+    short.iloc[mask[:-1], 1] = 0.0
+    with pytest.raises(IndexError, match="wrong length"):
+        _value(short)
     s, ps = md.Series(df["b"], chunk_size=6), df["b"].copy()
     s.iloc[2:5] = [1.0, 2.0, 3.0]
     ps.iloc[2:5] = [1.0, 2.0, 3.0]

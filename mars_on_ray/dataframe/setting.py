@@ -32,27 +32,34 @@ _LENGTH = "Length of values ({k}) does not match length of index ({n})"
 
 class PositionalMap(MapChunks):
     """``map_chunks`` whose other inputs line up with the first by position: every length
-    must equal the first's (pandas' ValueError otherwise)."""
+    must equal the first's (checked once the extents are known)."""
 
-    _params = ("length_error",)
+    _params = ("mask",)
 
     def tile(self, ctx, out):
         totals = []
         for node in out.inputs:
             tiled = yield from ctx.known(node)
             totals.append(int(sum(tiled.nsplits[0])))
-        for k in totals[1:]:
-            if k != totals[0]:
-                raise ValueError(self.length_error.format(k=k, n=totals[0]))
+        _check_lengths(totals, self.mask)
         return (yield from super().tile(ctx, out))
 
 
-def positional_map(func, args, meta, label="md.setitem"):
+def _check_lengths(totals, mask: bool):
+    wrong = [k for k in totals[1:] if k == k and k != totals[0]]
+    if wrong and totals[0] == totals[0]:
+        if mask:
+            raise IndexError(f"Boolean index has wrong length: {int(wrong[0])} instead of "
+                             f"{int(totals[0])}")
+        raise ValueError(_LENGTH.format(k=int(wrong[0]), n=int(totals[0])))
+
+
+def positional_map(func, args, meta, mask=False, label="md.setitem"):
+    """``map_chunks`` of inputs lined up by position (a row mask: pandas' IndexError when the
+    lengths differ, else its ValueError)."""
     built = map_chunks(func, args, label=label, meta=meta)
-    shapes = [i.shape[0] for i in built.data.inputs]
-    if all(s == s for s in shapes) and any(s != shapes[0] for s in shapes):
-        raise ValueError(_LENGTH.format(k=next(s for s in shapes if s != shapes[0]), n=shapes[0]))
-    op = PositionalMap(**built.op.params, length_error=_LENGTH, label=label)
+    _check_lengths([i.shape[0] for i in built.data.inputs], mask)
+    op = PositionalMap(**built.op.params, mask=mask, label=label)
     return new_frame(op, built.data.inputs, built.shape[0], meta)
 
 
@@ -211,7 +218,7 @@ def loc_set(obj, rows, cols, value, via="loc"):
     meta = declared_meta(lambda: run(True), lambda: run(False))
     args = (obj, rows, cols, value, (rmode, vmode, via), meta)
     if "positional" in (rmode, vmode):
-        return positional_map(_assign_loc, args, meta)
+        return positional_map(_assign_loc, args, meta, mask=rmode == "positional")
     built = map_chunks(_assign_loc, args, label="md.setitem", meta=meta)
     if rmode != "labels":
         return built
@@ -319,11 +326,8 @@ def _iloc_rows_key(obj, rows):
         return rows
     arr = np.asarray(rows)
     if arr.dtype == bool:
-        if n == n and len(arr) != n:
+        if len(arr) != n:
             raise IndexError(f"Boolean index has wrong length: {len(arr)} instead of {int(n)}")
-        if n != n:
-            raise NotImplementedError("a boolean array for iloc setting needs known row counts; "
-                                      "use a boolean Series or execute first")
         return np.flatnonzero(arr)
     if arr.dtype.kind not in "iu" and arr.size:
         raise IndexError(".iloc requires numeric indexers")
@@ -345,7 +349,11 @@ def iloc_set(obj, key, value):
     elif cols is not None:
         cols = list(cols) if isinstance(cols, (list, tuple, pd.Index, np.ndarray)) else cols
         meta.iloc[:, cols]  # pandas' IndexError
-    if isinstance(rows, (Series, Tensor, pd.Series)):
+    unknown_rows = obj.shape[0] != obj.shape[0]
+    if isinstance(rows, (Series, Tensor, pd.Series)) or (unknown_rows and _is_bool_list(rows)):
+        # a mask by position (pandas 3 aligns a boolean Series): through loc, by column labels
+        if cols is not None and not meta.columns.is_unique:
+            raise NotImplementedError("a boolean mask with column positions needs unique labels")
         labels = None if cols is None else meta.iloc[:, cols]
         labels = None if labels is None else (labels.name if labels.ndim == 1 else list(labels.columns))
         if labels is None and isinstance(obj, DataFrame):
