@@ -1,4 +1,10 @@
-"""Selecting columns and rows: ``df['a']``, ``df[['a', 'b']]``, ``df[mask]``, ``head``, ``index``."""
+"""Selecting with ``[]`` and by label: columns, boolean rows, ``loc``, ``at``, ``head``, ``index``.
+
+A label lookup filters every chunk and one small chunk checks what was found (so unsorted and
+non-unique indexes give pandas' answer); a list of labels is a gather of the matching rows put
+in the list's order; a label slice first reads small per-chunk facts (length, monotonicity,
+first and last label, where the bounds fall) and then cuts the rows by position.
+"""
 from __future__ import annotations
 
 import math
@@ -7,17 +13,25 @@ import operator
 import numpy as np
 import pandas as pd
 
+from ..config import options
 from ..core.entity import ChunkData
 from ..core.operand import Operand
-from ..core.entity import TileableData
-from .blockwise import RowSlices, chunk_shape, map_chunks, row_chunks, rows_grid
-from .core import DataFrame, Series, new_frame
+from ..tensor.core import Tensor, new_tensor
+from .blockwise import chunk_shape, concat_values, map_chunks, row_chunks, rows_grid
+from .core import DataFrame, Series, _Frame, methods, new_frame
+from .positional import (PANDAS3, RowsOp, TakeRows, _cut, _idx, _Indexer, _row_selection_columns,
+                         assemble, is_int, mask_rows, pick, row_meta, row_then_columns,
+                         scalar_dtype, single, slice_pieces, slice_rows, split_key, take_rows)
 from .rules.usage import is_frame, same_as_output, uses
 
 __all__: list[str] = []
 
 
 def _filter(obj, mask):
+    if isinstance(mask, pd.Series) and not mask.index.equals(obj.index):
+        raise NotImplementedError(
+            "a boolean Series indexer must have the same index as the object it filters (row "
+            "by row); aligning a differently indexed mask is not supported")
     return obj[mask]
 
 
@@ -41,20 +55,78 @@ def _no_columns(node, needed):
     return [set()]
 
 
+def aligned_filter(obj, mask):
+    """Rows where a lazy boolean Series with the same index is True (block by block)."""
+    if not pd.api.types.is_bool_dtype(mask.dtype):
+        raise NotImplementedError("only boolean Series can index rows lazily")
+    return map_chunks(_filter, (obj, mask), keep_rows=False, label="md.getitem", meta=obj.data.meta)
+
+
+def _as_lazy(key):
+    if isinstance(key, (pd.Series, pd.DataFrame)):
+        from .datasource import from_pandas
+
+        return from_pandas(key)
+    return key
+
+
 def getitem(obj, key):
-    """``df[column]``, ``df[[columns]]`` or a boolean row filter ``obj[mask]``."""
+    """``obj[key]``: columns, boolean rows (Series, array, tensor), a row slice, a ``where``
+    by a boolean DataFrame; for a Series also labels (pandas' rules for integers)."""
+    if isinstance(key, pd.Series) and pd.api.types.is_bool_dtype(key.dtype):
+        key = _as_lazy(key)
     if isinstance(key, Series):
-        if not pd.api.types.is_bool_dtype(key.dtype):
-            raise NotImplementedError("only boolean Series can index rows lazily")
-        return map_chunks(_filter, (obj, key), keep_rows=False, label="md.getitem",
-                          meta=obj.data.meta)
-    if isinstance(obj, DataFrame):
-        if isinstance(key, slice) or isinstance(key, (DataFrame, np.ndarray)):
-            raise NotImplementedError(f"DataFrame[{type(key).__name__}] is not supported yet")
-        if isinstance(key, (list, pd.Index)):
-            key = list(key)
-        return map_chunks(operator.getitem, (obj, key), label="md.getitem")
-    raise NotImplementedError("Series[label] is not supported yet; use a boolean mask")
+        return aligned_filter(obj, key)
+    if isinstance(key, DataFrame):
+        if isinstance(obj, DataFrame):
+            return where_frame(obj, key)
+        raise NotImplementedError("a Series cannot be indexed by a DataFrame")
+    if isinstance(key, Tensor):
+        if key.dtype != bool:
+            raise NotImplementedError("only boolean tensors can index rows lazily")
+        return mask_rows(obj, key, "md.getitem")
+    if isinstance(key, slice):
+        return _getitem_slice(obj, key)
+    if callable(key):
+        return getitem(obj, key(obj))
+    if isinstance(obj, Series):
+        return _series_getitem(obj, key)
+    if _is_bool_list(key):
+        return mask_rows(obj, np.asarray(key), "md.getitem")
+    if isinstance(key, (list, pd.Index, np.ndarray)):
+        key = list(key)
+    return map_chunks(operator.getitem, (obj, key), label="md.getitem")
+
+
+def _is_bool_list(key) -> bool:
+    return isinstance(key, (list, np.ndarray, pd.Index)) and len(key) > 0 and \
+        np.asarray(key).dtype == bool
+
+
+def _positional_ints(obj) -> bool:
+    """pandas 2.2 treats integer keys of ``series[key]`` as positions on a non-integer index."""
+    return not PANDAS3 and obj.data.meta.index._should_fallback_to_positional
+
+
+def _getitem_slice(obj, key: slice):
+    ints = all(v is None or is_int(v) for v in (key.start, key.stop, key.step))
+    float_index = obj.data.meta.index.dtype.kind == "f"
+    if ints and (PANDAS3 or not float_index):
+        return slice_rows(obj, key, "md.getitem")
+    return loc_rows(obj, key)
+
+
+def _series_getitem(obj, key):
+    if _is_bool_list(key):
+        return mask_rows(obj, np.asarray(key), "md.getitem")
+    if pd.api.types.is_list_like(key) and not isinstance(key, tuple):
+        arr = np.asarray(key)
+        if arr.dtype.kind in "iu" and _positional_ints(obj):
+            return take_rows(obj, arr, "md.getitem")
+        return loc_rows(obj, key)
+    if is_int(key) and _positional_ints(obj):
+        return pick(obj, int(key), "md.getitem")
+    return loc_rows(obj, key)
 
 
 def index_of(obj):
@@ -62,46 +134,58 @@ def index_of(obj):
     return map_chunks(_index_of, (obj,), label="md.index")
 
 
-class Head(Operand):
-    """The first ``n`` rows, reading only the chunks that hold them."""
+# --- where ----------------------------------------------------------------------------------
+
+def cast_like(res, meta):
+    """``res`` with ``meta``'s dtypes (chunks of one result must agree on them)."""
+    if isinstance(res, pd.Series):
+        return res if res.dtype == meta.dtype else res.astype(meta.dtype)
+    for i, (have, want) in enumerate(zip(res.dtypes, meta.dtypes)):
+        if have != want:
+            res.isetitem(i, res.iloc[:, i].astype(want))
+    return res
+
+
+def _check_aligned(obj, other):
+    if not other.index.equals(obj.index):
+        raise NotImplementedError(
+            f"a {type(other).__name__} whose index differs from the frame's: pandas aligns the "
+            "labels, here the rows must line up one to one (same index)")
+
+
+def _where(frame, mask, meta):
+    _check_aligned(frame, mask)
+    return cast_like(frame[mask], meta)
+
+
+def where_frame(obj, mask):
+    """``df[bool_df]``: values where the mask is True, missing elsewhere.
+
+    pandas keeps an integer / boolean column's dtype when its mask is all True; the declared
+    dtype here is the one holding missing values (float64 / object) for every chunk."""
+    fmeta, mmeta = obj.data.meta, mask.data.meta
+    sample = _sample(fmeta)
+    sample[_sample(mmeta)]  # pandas' ValueError for a non-boolean mask
+    meta = sample[pd.DataFrame(False, index=sample.index, columns=mmeta.columns)].iloc[:0]
+    return map_chunks(_where, (obj, mask, meta), label="md.getitem", meta=meta)
+
+
+def _sample(meta):
+    from .blockwise import sample_of
+
+    return sample_of(meta)
+
+
+# --- head -------------------------------------------------------------------------------------
+
+class Head(RowsOp):
+    """The first ``n`` rows (all but the last ``-n``), reading only the chunks that hold them."""
 
     _params = ("n",)
 
-    def rebuild(self, node, inputs):
-        meta = inputs[0].meta
-        return TileableData(self, inputs, chunk_shape(meta, node.shape[0]), meta, node.chunk_size)
-
     def tile(self, ctx, out):
-        chunks = row_chunks(ctx[out.inputs[0]])
-        n = self.n
-        if n < 0:  # all but the last -n rows: every length is needed
-            tiled = yield from ctx.known(out.inputs[0])
-            chunks = row_chunks(tiled)
-            n = max(0, int(sum(tiled.nsplits[0])) + n)
-        taken, slices, have, batch = [], [], 0, 1
-        pos = 0
-        while have < n and pos < len(chunks):
-            batch_chunks = chunks[pos:pos + batch]
-            if any(c.has_unknown_shape for c in batch_chunks):
-                shapes = yield [c for c in batch_chunks if c.has_unknown_shape]
-                real = iter(shapes)
-                batch_chunks = [c.with_shape(next(real)) if c.has_unknown_shape else c
-                                for c in batch_chunks]
-            for c in batch_chunks:
-                if have >= n:
-                    break
-                take = min(int(c.shape[0]), n - have)
-                taken.append(c)
-                slices.append((0, take))
-                have += take
-            pos += len(batch_chunks)
-            batch *= 2
-        if not taken:
-            taken, slices = [chunks[0]], [(0, 0)]
-        op = RowSlices(slices=tuple(slices), label="md.head")
-        chunk = ChunkData(op, taken, chunk_shape(out.meta, have), out.meta,
-                          (0, 0) if isinstance(out.meta, pd.DataFrame) else (0,))
-        return rows_grid([chunk], out.meta)
+        pieces = yield from slice_pieces(ctx, out.inputs[0], slice(None, self.n))
+        return assemble(out, pieces, row_chunks(ctx[out.inputs[0]])[0])
 
 
 @uses(Head)
@@ -119,3 +203,358 @@ def head(obj, n: int = 5):
         size = min(n, nrows) if n >= 0 else max(0, nrows + n)
     return new_frame(Head(n=n, label="md.head"), [obj], size, obj.data.meta)
 
+
+# --- loc: one label -----------------------------------------------------------------------------
+
+class MatchLabel(Operand):
+    """The rows of one chunk whose label is ``key``."""
+
+    _params = ("key",)
+
+    def execute(self, v):
+        try:
+            loc = v.index.get_loc(self.key)
+        except KeyError:
+            return v.iloc[:0]
+        return v.iloc[[loc] if is_int(loc) else loc]
+
+
+class PickLabel(Operand):
+    """The one row found for ``key``: KeyError when none, an error when several."""
+
+    _params = ("key",)
+
+    def execute(self, *found):
+        rows = concat_values(list(found))
+        if len(rows) == 0:
+            raise KeyError(self.key)
+        if len(rows) > 1:
+            raise NotImplementedError(
+                f"the label {self.key!r} is not unique in the index: pandas returns its "
+                f"{len(rows)} rows as a {'DataFrame' if rows.ndim == 2 else 'Series'}, a type a "
+                f"lazy lookup must know in advance; use .loc[[{self.key!r}]]")
+        return rows.iloc[0]
+
+
+class LabelRow(Operand):
+    """``obj.loc[key]`` for one label: every chunk filtered, a tree of concatenations, a pick."""
+
+    _params = ("key",)
+
+    def tile(self, ctx, out):
+        inp = out.inputs[0]
+        meta = inp.meta
+        level = [ChunkData(MatchLabel(key=self.key, label=self.label), [c], chunk_shape(meta, math.nan),
+                           meta, _idx(meta, i)) for i, c in enumerate(row_chunks(ctx[inp]))]
+        k = max(2, options.combine_size)
+        while len(level) > k:
+            level = [ChunkData(TakeRows(sels=(slice(None),) * len(level[i:i + k]), label=self.label),
+                               level[i:i + k], chunk_shape(meta, math.nan), meta, _idx(meta, j))
+                     for j, i in enumerate(range(0, len(level), k))]
+        op = PickLabel(key=self.key, label=self.label)
+        return single(out, ChunkData(op, level, out.shape, out.meta, (0,) * out.ndim))
+
+
+def label_row(obj, key):
+    """``obj.loc[key]``: a scalar of a Series, a row Series (named ``key``) of a DataFrame."""
+    hash(key)
+    index = obj.data.meta.index
+    datetimes = (pd.DatetimeIndex, pd.PeriodIndex, pd.TimedeltaIndex)
+    if isinstance(key, str) and isinstance(index, datetimes):
+        raise NotImplementedError(
+            "a string label on a datetime-like index selects one row or a range depending on the "
+            "data's resolution; use a Timestamp for a row or a slice ('a':'b') for a range")
+    op = LabelRow(key=key, label="md.loc")
+    if isinstance(obj, Series):
+        return new_tensor(op, [obj], (), scalar_dtype(obj.dtype))
+    return new_frame(op, [obj], len(obj.columns), row_meta(obj.data.meta, name=key))
+
+
+# --- loc: a list of labels ---------------------------------------------------------------------
+
+class SplitLabels(Operand):
+    """The rows of one chunk whose label is in each block of labels (one output per block)."""
+
+    _params = ("blocks",)
+
+    @property
+    def n_outputs(self) -> int:  # type: ignore[override]
+        return len(self.blocks)
+
+    @property
+    def fusable(self) -> bool:  # type: ignore[override]
+        return len(self.blocks) == 1
+
+    def execute(self, v):
+        pieces = tuple(v[v.index.isin(b)] for b in self.blocks)
+        return pieces if len(pieces) > 1 else pieces[0]
+
+
+class LocLabels(Operand):
+    """One block of the result: the found rows put in the block's label order (pandas' loc)."""
+
+    _params = ("labels",)
+
+    def execute(self, *found):
+        return concat_values(list(found)).loc[self.labels]
+
+
+class LabelRows(RowsOp):
+    """``obj.loc[labels]``: blocks of labels, each gathering its rows from every chunk."""
+
+    _params = ("labels",)
+
+    def tile(self, ctx, out):
+        inp = out.inputs[0]
+        meta = inp.meta
+        chunks = row_chunks(ctx[inp])
+        labels = self.labels
+        sizes = [int(c.shape[0]) for c in chunks if not c.has_unknown_shape]
+        block = max(sizes + [1]) if sizes else max(1, len(labels))
+        blocks = tuple(labels[j:j + block] for j in range(0, len(labels), block)) or (labels,)
+        unknown = chunk_shape(meta, math.nan)
+        split = []
+        for i, c in enumerate(chunks):  # the outputs of one split share its operand
+            op = SplitLabels(blocks=blocks, label=self.label)
+            split += [ChunkData(op, [c], unknown, meta, _idx(meta, i), o) for o in range(len(blocks))]
+        result = [ChunkData(LocLabels(labels=b, label=self.label), split[j::len(blocks)], unknown,
+                            out.meta, _idx(meta, j)) for j, b in enumerate(blocks)]
+        return rows_grid(result, out.meta)
+
+
+def label_rows(obj, key):
+    """``obj.loc[list_of_labels]`` (missing labels raise KeyError when run)."""
+    labels = key if isinstance(key, (pd.Index, np.ndarray)) else list(key)
+    labels = labels if isinstance(labels, pd.Index) else pd.Index(labels)
+    return new_frame(LabelRows(labels=labels, label="md.loc"), [obj], math.nan, obj.data.meta)
+
+
+# --- loc: a slice of labels ---------------------------------------------------------------------
+
+def _cast_bound(index, label, side):
+    try:
+        return index._maybe_cast_slice_bound(label, side)
+    except (AttributeError, NotImplementedError):  # pragma: no cover - older private API
+        return label
+
+
+class SliceStats(Operand):
+    """Small facts of one chunk's index for a label slice: its length, monotonicity, first and
+    last label, and per bound ``(label, side)``: rows below / above it (on a monotonic chunk)
+    and where it occurs ``(count, first, last)``."""
+
+    _params = ("bounds",)
+
+    def execute(self, v):
+        idx = v.index
+        n = len(idx)
+        inc, dec = bool(idx.is_monotonic_increasing), bool(idx.is_monotonic_decreasing)
+        facts = [n, inc, dec, idx[0] if n else None, idx[-1] if n else None]
+        for label, side in self.bounds:
+            cast = _cast_bound(idx, label, side)
+            lt = gt = None
+            if n and (inc or dec):
+                lt, gt = int((idx < cast).sum()), int((idx > cast).sum())
+            facts.append((lt, gt, *_occurrences(idx, cast)))
+        return tuple(facts)
+
+
+def _occurrences(idx, label) -> tuple:
+    try:
+        loc = idx.get_loc(label)
+    except (KeyError, TypeError):
+        return 0, -1, -1
+    if is_int(loc):
+        return 1, int(loc), int(loc)
+    if isinstance(loc, slice):
+        return loc.stop - loc.start, loc.start, loc.stop - 1
+    hits = np.flatnonzero(loc)
+    return len(hits), int(hits[0]), int(hits[-1])
+
+
+def _ordered(pairs) -> bool:
+    try:
+        return all(a <= b for a, b in pairs)
+    except TypeError:
+        return False
+
+
+def _direction(stats) -> str | None:
+    """'inc' / 'dec' when the whole index is monotonic (chunks and their junctions), else None."""
+    full = [s for s in stats if s[0]]
+    junctions = list(zip(full, full[1:]))
+    if all(s[1] for s in full) and _ordered((a[4], b[3]) for a, b in junctions):
+        return "inc"
+    if all(s[2] for s in full) and _ordered((b[3], a[4]) for a, b in junctions):
+        return "dec"
+    return None
+
+
+def _bound(stats, j: int, label, side: str, direction) -> int:
+    """pandas' ``get_slice_bound`` of the whole index, from the per-chunk facts of bound ``j``."""
+    facts = [s[5 + j] for s in stats]
+    count = sum(f[2] for f in facts)
+    if direction is not None:  # searchsorted on a monotonic index (== get_loc where present)
+        below = sum(f[0] if direction == "inc" else f[1] for f in facts if f[0] is not None)
+        return below if side == "left" else below + count
+    if count == 0:
+        raise KeyError(f"Cannot get {side} slice bound for non-monotonic index with a missing label "
+                       f"{label!r}. Either sort the index or specify an existing label."
+                       if PANDAS3 else label)
+    offsets = np.cumsum([0] + [s[0] for s in stats])
+    hits = [(offsets[i] + f[3], offsets[i] + f[4]) for i, f in enumerate(facts) if f[2]]
+    first, last = int(hits[0][0]), int(hits[-1][1])
+    if last - first + 1 != count:
+        raise KeyError(f"Cannot get {side} slice bound for non-unique label: {label!r}")
+    return first if side == "left" else last + 1
+
+
+class LabelSlice(RowsOp):
+    """``obj.loc[start:stop:step]``: per-chunk facts first, then a positional cut."""
+
+    _params = ("start", "stop", "step")
+
+    def _bounds(self):
+        forward = self.step is None or self.step >= 0
+        start, stop = (self.start, self.stop) if forward else (self.stop, self.start)
+        return forward, [(start, "left"), (stop, "right")]
+
+    def tile(self, ctx, out):
+        inp = out.inputs[0]
+        chunks = row_chunks(ctx[inp])
+        forward, bounds = self._bounds()
+        wanted = tuple(b for b in bounds if b[0] is not None)
+        facts = [ChunkData(SliceStats(bounds=wanted, label=self.label), [c], (math.nan,), None, (i,))
+                 for i, c in enumerate(chunks)]
+        stats = yield from ctx.values(facts)
+        chunks = [c.with_shape((s[0],) + tuple(c.shape[1:])) for c, s in zip(chunks, stats)]
+        n, direction = sum(s[0] for s in stats), _direction(stats)
+        locs, j = [], 0
+        for (label, side), default in zip(bounds, (0, n)):
+            if label is None:
+                locs.append(default)
+            else:
+                locs.append(_bound(stats, j, label, side, direction))
+                j += 1
+        start, stop = locs
+        if not forward:  # pandas' slice_locs for a reversed slice
+            start, stop = stop - 1, start - 1
+            stop, start = (stop - n if stop == -1 else stop), (start - n if start == -1 else start)
+        return assemble(out, _cut(chunks, slice(start, stop, self.step)), chunks[0])
+
+
+def label_slice(obj, key: slice):
+    """``obj.loc[a:b]`` (both ends included), pandas' rules for sorted and unsorted indexes."""
+    obj.data.meta.loc[key]  # pandas' TypeError for bounds of the wrong type
+    op = LabelSlice(start=key.start, stop=key.stop, step=key.step, label="md.loc")
+    return new_frame(op, [obj], math.nan, obj.data.meta)
+
+
+for _op in (LabelRows, LabelSlice):
+    uses(_op)(_row_selection_columns)
+
+
+# --- loc / at accessors -----------------------------------------------------------------------
+
+def loc_rows(obj, key):
+    """``obj.loc[key]`` along rows."""
+    if callable(key) and not isinstance(key, (_Frame, Tensor)):
+        key = key(obj)
+    if isinstance(key, slice):
+        return obj if key == slice(None) else label_slice(obj, key)
+    if isinstance(key, pd.Series) and pd.api.types.is_bool_dtype(key.dtype):
+        key = _as_lazy(key)
+    if isinstance(key, Series):
+        return aligned_filter(obj, key)
+    if isinstance(key, Tensor):
+        if key.dtype != bool:
+            raise NotImplementedError("loc with a lazy tensor of labels is not supported; "
+                                      "fetch it first")
+        return mask_rows(obj, key, "md.loc")
+    if isinstance(key, (DataFrame, pd.DataFrame)):
+        raise ValueError("Cannot index with multidimensional key")
+    if isinstance(key, tuple):
+        raise NotImplementedError("tuple labels (MultiIndex) are not supported")
+    if pd.api.types.is_list_like(key):
+        if _is_bool_list(key):
+            return mask_rows(obj, np.asarray(key), "md.loc")
+        return label_rows(obj, key)
+    return label_row(obj, key)
+
+
+def _loc_cols(frame, cols):
+    return frame.loc[:, cols]
+
+
+def loc_columns(obj, cols):
+    """``df.loc[:, cols]``: checked now against the metadata, selected by label."""
+    from .positional import select_columns
+
+    if isinstance(cols, slice) and cols == slice(None):
+        return obj
+    if isinstance(cols, (_Frame, Tensor)):
+        raise NotImplementedError("lazy column indexers are not supported")
+    if isinstance(cols, (list, tuple, pd.Index, np.ndarray)):
+        cols = list(cols)
+    picked = obj.data.meta.loc[:, cols]  # pandas' KeyError for a missing column
+    return select_columns(obj, picked, lambda: map_chunks(_loc_cols, (obj, cols), label="md.loc"))
+
+
+def loc_get(obj, key):
+    """``obj.loc[key]``: labels, lists, slices, boolean masks, (rows, cols)."""
+    rows, cols = split_key(obj, key)
+    if cols is None or (isinstance(cols, slice) and cols == slice(None)):
+        return loc_rows(obj, rows)
+    result = loc_rows(loc_columns(obj, cols), rows)
+    scalar_row = not (isinstance(rows, slice) or pd.api.types.is_list_like(rows) or callable(rows))
+    if scalar_row and (isinstance(cols, slice) or pd.api.types.is_list_like(cols)):
+        return row_then_columns(obj, result)
+    return result
+
+
+class _Loc(_Indexer):
+    __slots__ = ()
+
+    def __getitem__(self, key):
+        return loc_get(self.obj, key)
+
+    def __setitem__(self, key, value):
+        from .setting import loc_set
+
+        rows, cols = split_key(self.obj, key)
+        self.obj.data = loc_set(self.obj, rows, cols, value).data
+
+
+class _At(_Indexer):
+    __slots__ = ()
+
+    def _check(self, key):
+        key = key if isinstance(key, tuple) else (key,)
+        if len(key) != self.obj.ndim or any(isinstance(k, slice) or pd.api.types.is_list_like(k)
+                                           for k in key):
+            raise ValueError("Invalid call for scalar access (getting)!")
+        return key if len(key) > 1 else key[0]
+
+    def __getitem__(self, key):
+        return loc_get(self.obj, self._check(key))
+
+    def __setitem__(self, key, value):
+        from .setting import loc_set
+
+        rows, cols = split_key(self.obj, self._check(key))
+        self.obj.data = loc_set(self.obj, rows, cols, value).data
+
+
+@methods(DataFrame, Series, prop=True)
+def loc(obj):
+    """Selection by label: ``obj.loc[rows]`` / ``df.loc[rows, cols]``; settable."""
+    return _Loc(obj)
+
+
+@methods(DataFrame, Series, prop=True)
+def at(obj):
+    """One value by labels: ``df.at[label, column]`` / ``s.at[label]``."""
+    return _At(obj)
+
+
+from . import sampling, setting  # noqa: E402,F401  (attach sample and __setitem__)
