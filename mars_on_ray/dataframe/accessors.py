@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import functools
 import math
+import warnings
 
 import numpy as np
 import pandas as pd
@@ -57,7 +58,9 @@ class Summary(Operand):
 
     def execute(self, *values):
         if self.stage == "map":
-            return [self.per_chunk(*values, *self.args)]
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore")
+                return [self.per_chunk(*values, *self.args)]
         parts = [p for v in values for p in v]
         return parts if self.stage == "merge" else self.combine(parts, *self.args)
 
@@ -81,6 +84,24 @@ def learn(obj: Tensor):
     return LocalExecutor().compute(obj.data)[0]
 
 
+class _Quiet:
+    """A block kernel run with warnings silenced: pandas' warnings showed once, at build time
+    (on the metadata), not once per block."""
+
+    __slots__ = ("func",)
+
+    def __init__(self, func):
+        self.func = func
+
+    def __mars_token__(self):
+        return ("quiet", self.func)
+
+    def __call__(self, *args):
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            return self.func(*args)
+
+
 def chunkwise(func, args, meta, keep_rows=True, label=None):
     """``func(*args)`` block by block (``MapChunks``): frames (and 1-d tensors) in ``args``
     are lined up by rows, 0-d tensors go whole to every block, anything else is a constant."""
@@ -95,7 +116,7 @@ def chunkwise(func, args, meta, keep_rows=True, label=None):
         return a
 
     template = tuple(slot(a) for a in args)
-    op = MapChunks(func=func, args=template, kwargs={}, keep_rows=keep_rows,
+    op = MapChunks(func=_Quiet(func), args=template, kwargs={}, keep_rows=keep_rows,
                    broadcast=tuple(bcast), label=label)
     rowwise = [x for i, x in enumerate(inputs) if i not in bcast]
     nrows = rowwise[0].shape[0] if keep_rows else math.nan

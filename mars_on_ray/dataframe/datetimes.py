@@ -229,6 +229,10 @@ def _guessed_format(obj, dayfirst):
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         guess = _guess_datetime_format_for_array(np.array([first], dtype=object), dayfirst=dayfirst)
+    if guess is None and isinstance(first, str):
+        warnings.warn("Could not infer format, so each element will be parsed individually, "
+                      "falling back to `dateutil`. To ensure parsing is consistent and "
+                      "as-expected, please specify a format.", UserWarning, stacklevel=3)
     return guess or "mixed"
 
 
@@ -342,8 +346,20 @@ class DateRange(Operand):
         return rows_grid(chunks, out.meta)
 
     def execute(self):
-        return pd.date_range(start=self.starts[0], periods=self.counts[0], freq=self.freq,
+        return pd.date_range(start=self.starts[0], periods=self.counts[0], freq=self.freq.offset,
                              name=self.index_name, unit=self.unit)
+
+
+class _Offset:
+    """A pandas offset as an operand parameter (its pickle is not a stable token)."""
+
+    __slots__ = ("offset",)
+
+    def __init__(self, offset):
+        self.offset = offset
+
+    def __mars_token__(self):
+        return ("offset", type(self.offset).__name__, repr(self.offset))
 
 
 #: ranges up to this long are generated in the client to find their block starts
@@ -364,7 +380,7 @@ def _regular_range(kw):
     except (TypeError, ValueError):
         return None
     ends = [pd.Timestamp(x) for x in (start, end) if x is not None]
-    if any(t.tz is not None for t in ends) or step <= pd.Timedelta(0):
+    if not ends or any(t.tz is not None for t in ends) or step <= pd.Timedelta(0):
         return None
     probe = pd.date_range(start=ends[0], periods=1, freq=freq, unit=kw.get("unit"))
     unit = probe.unit  # pandas 3 takes the resolution from the ends
@@ -402,6 +418,8 @@ def date_range(start=None, end=None, periods=None, freq=None, tz=None, normalize
     are laid out by arithmetic; others are generated once in the client to find where the
     blocks start (the graph holds only those starts).
     """
+    from pandas.tseries.frequencies import to_offset
+
     from .datasource import from_pandas, row_splits
 
     if freq is None and any(x is None for x in (periods, start, end)):
@@ -425,7 +443,7 @@ def date_range(start=None, end=None, periods=None, freq=None, tz=None, normalize
             return chunkwise(_index_of_values, (series,), meta, label="md.date_range")
         offsets = np.cumsum((0,) + splits[:-1])
         starts = tuple(full[int(o)] if count else pd.Timestamp(0) for o in offsets)
-    op = DateRange(starts=starts, counts=tuple(int(n) for n in splits), freq=meta.freq or freq,
+    op = DateRange(starts=starts, counts=tuple(int(n) for n in splits), freq=_Offset(to_offset(meta.freq or freq)),
                    index_name=name, unit=unit or meta.unit, label="md.date_range")
     return new_frame(op, [], count, meta)
 
