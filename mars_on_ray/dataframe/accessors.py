@@ -28,8 +28,8 @@ from ..config import options
 from ..core.entity import ChunkData, TileableData, Tiled, chunk_grid
 from ..core.operand import Operand
 from ..tensor.core import Tensor, new_tensor
-from .blockwise import In, MapChunks, map_chunks, row_chunks, sample_of, whole_chunk
-from .core import DataFrame, Index, Series, _Frame, methods, new_frame
+from .blockwise import In, MapChunks, row_chunks, sample_of, whole_chunk
+from .core import Index, Series, _Frame, methods, new_frame
 
 __all__: list[str] = []
 
@@ -132,7 +132,8 @@ def _dtypes_of(value, *args):
 
 def _column_facts(value, *args):
     """Per result column: (dtype, all values missing, some value missing)."""
-    cols = [value.iloc[:, i] for i in range(value.shape[1])] if isinstance(value, pd.DataFrame) else [value]
+    frame = isinstance(value, pd.DataFrame)
+    cols = [value.iloc[:, i] for i in range(value.shape[1])] if frame else [value]
     facts = []
     for col in cols:
         na = pd.isna(col)
@@ -252,7 +253,8 @@ def _inferred_of(obj):
 
 @functools.cache
 def _preset(inferred: str):
-    return type("StringMethods", (StringMethods,), {"_validate": staticmethod(lambda data: inferred)})
+    validate = staticmethod(lambda data: inferred)
+    return type("StringMethods", (StringMethods,), {"_validate": validate})
 
 
 def str_of(chunk, inferred=None):
@@ -299,7 +301,7 @@ def _positional(values):
     return values.to_numpy() if isinstance(values, (pd.Series, pd.Index)) else values
 
 
-def _str_kernel_arrays(chunk, inferred, name, args, kwargs, kinds, *arrays):
+def _str_kernel_arrays(chunk, inferred, name, args, kwargs, kinds, dtype, *arrays):
     """A method with row-aligned array arguments, put where ``args``/``kwargs`` hold ``_ARRAY``."""
     for a, k in zip(arrays, kinds):
         if k == "label" and not a.index.equals(chunk.index):
@@ -314,7 +316,7 @@ def _str_kernel_arrays(chunk, inferred, name, args, kwargs, kinds, *arrays):
         return [next(vals) for _ in v] if isinstance(v, list) and v and v[0] is _ARRAY else v
 
     args = tuple(fill(a) for a in args)
-    return _str_kernel(chunk, inferred, name, args, {k: fill(v) for k, v in kwargs.items()})
+    return _str_kernel(chunk, inferred, name, args, {k: fill(v) for k, v in kwargs.items()}, dtype)
 
 
 class _ArraySlot:
@@ -387,13 +389,14 @@ def _call_with_arrays(obj, name, args, kwargs, arrays):
     kinds = tuple(k for _, k in arrays)
     frames = [f for f, _ in arrays]
     metas = [f.data.meta for f in frames]
-    _str_kernel_arrays(obj.data.meta, None, name, args, kwargs, kinds, *metas)  # pandas' errors
+    _str_kernel_arrays(obj.data.meta, None, name, args, kwargs, kinds, None, *metas)  # errors
     # empty arrays can give another dtype (repeat: bool in pandas 2): one-row samples decide
     samples = [one_row(m) for m in metas]
-    result = _str_kernel_arrays(one_row(obj.data.meta), None, name, args, kwargs, kinds, *samples)
-    result = result.iloc[:0]
-    return chunkwise(_str_kernel_arrays, (obj, _inferred_of(obj), name, args, kwargs, kinds, *frames),
-                     result, label=f"md.str.{name}")
+    result = _str_kernel_arrays(one_row(obj.data.meta), None, name, args, kwargs, kinds, None,
+                                *samples).iloc[:0]
+    consts = (name, args, kwargs, kinds, result.dtype)
+    return chunkwise(_str_kernel_arrays, (obj, _inferred_of(obj), *consts, *frames), result,
+                     label=f"md.str.{name}")
 
 
 def _expand_kernel(chunk, inferred, name, args, kwargs, ncols, dtype, pad):
@@ -464,7 +467,8 @@ def _get_dummies(obj, sep="|", **kwargs):
     _str_kernel(meta, None, "get_dummies", (sep,), kwargs)
     inferred = _inferred_of(obj)
     raw = chunkwise(_dummies_kernel, (obj, inferred, sep, kwargs, None, None),
-                    _dummies_kernel(meta, None, sep, kwargs, None, None), label="md.str.get_dummies")
+                    _dummies_kernel(meta, None, sep, kwargs, None, None),
+                    label="md.str.get_dummies")
     tokens = learn(summarize(raw, _tokens, _sorted_union, label="md.str.get_dummies"))
     sample = _str_kernel(one_row(meta), None, "get_dummies", (sep,), kwargs)
     columns = pd.Index(tokens, dtype=sample.columns.dtype)
@@ -491,7 +495,8 @@ def _cat(obj, others=None, sep=None, na_rep=None, join="left"):
         return summarize(obj, _cat_part, _cat_join, (sep, na_rep),
                          [inferred] if inferred is not None else [], label="md.str.cat")
     listed = isinstance(others, (list, tuple)) and any(
-        isinstance(o, (_Frame, Index, pd.Series, pd.Index, np.ndarray, list, tuple)) for o in others)
+        isinstance(o, (_Frame, Index, pd.Series, pd.Index, np.ndarray, list, tuple))
+        for o in others)
     if listed:
         arrays = [_as_input(o, obj) for o in others]
         slot = [_ARRAY] * len(arrays)

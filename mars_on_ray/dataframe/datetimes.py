@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import contextlib
 import inspect
-import math
 import warnings
 
 import numpy as np
@@ -21,7 +20,7 @@ import pandas as pd
 from ..core.entity import ChunkData
 from ..core.operand import Operand
 from .accessors import (chunkwise, depends_on_missing, learn, learn_dtypes, settle_dtypes,
-                        summarize, _astype, _column_facts, _whole_dtype)
+                        summarize, _astype)
 from .blockwise import rows_grid
 from .core import DataFrame, Index, Series, _Frame, methods, new_frame
 
@@ -65,11 +64,13 @@ def _freq_part(chunk, *args):
 
 
 def _freq_whole(parts, meta, future):
-    arrays = [np.arange(p[3], dtype=np.int64) * p[2] + p[1] if p[0] == "range" else p[1] for p in parts]
+    arrays = [np.arange(p[3], dtype=np.int64) * p[2] + p[1] if p[0] == "range" else p[1]
+              for p in parts]
     values = np.concatenate(arrays) if arrays else np.array([], dtype=np.int64)
     dtype = meta.dtype
     if isinstance(dtype, pd.DatetimeTZDtype):
-        data = pd.DatetimeIndex(values.view(f"M8[{dtype.unit}]")).tz_localize("UTC").tz_convert(dtype.tz)
+        data = pd.DatetimeIndex(values.view(f"M8[{dtype.unit}]")).tz_localize("UTC")
+        data = data.tz_convert(dtype.tz)
     else:
         data = pd.Index(values.view(dtype))
     option = (contextlib.nullcontext() if future is None
@@ -148,7 +149,8 @@ class DatetimeAccessor:
         return method
 
     def __dir__(self):
-        return sorted(set(dir(type(self))) | {n for n in dir(self._pandas()) if not n.startswith("_")})
+        names = {n for n in dir(self._pandas()) if not n.startswith("_")}
+        return sorted(set(dir(type(self))) | names)
 
 
 @methods(Series, name="dt", prop=True)
@@ -174,8 +176,10 @@ def _lazy_input(arg):
     if isinstance(arg, pd.DataFrame):
         return from_pandas(arg), "frame"
     if isinstance(arg, pd.Index):
-        return from_pandas(pd.Series(arg, name=arg.name, index=pd.RangeIndex(len(arg)))), "index-values"
-    return from_pandas(pd.Series(np.asarray(arg) if isinstance(arg, np.ndarray) else list(arg))), "array"
+        series = pd.Series(arg, name=arg.name, index=pd.RangeIndex(len(arg)))
+        return from_pandas(series), "index-values"
+    values = np.asarray(arg) if isinstance(arg, np.ndarray) else list(arg)
+    return from_pandas(pd.Series(values)), "array"
 
 
 def _is_scalar(arg) -> bool:
@@ -327,8 +331,10 @@ def to_numeric(arg, errors="raise", downcast=None, **kwargs):
         base = learn_dtypes(chunkwise(_numeric_kernel, (obj, kw, kind), result, label=label), label)
     final = None
     if downcast is not None:
-        based = chunkwise(_numeric_kernel, (obj, kw, kind, base), _astype(result, base), label=label)
-        final = learn(summarize(based, _downcast_part, _downcast_whole, (downcast, base), label=label))
+        based = chunkwise(_numeric_kernel, (obj, kw, kind, base), _astype(result, base),
+                          label=label)
+        final = learn(summarize(based, _downcast_part, _downcast_whole, (downcast, base),
+                                label=label))
     result = _numeric_kernel(meta, kw, kind, base, final)
     return chunkwise(_numeric_kernel, (obj, kw, kind, base, final), result, label=label)
 
@@ -402,7 +408,9 @@ def _regular_range(kw):
     start_v = ends[0]._value if start is not None else first
     end_v = ends[-1]._value if end is not None else first + (count - 1) * stride
     if start is not None and end is not None and start_v == end_v:
-        return (first + stride, stride, max(0, count - 2), unit) if not (left and right) else (first, stride, count, unit)
+        if left and right:
+            return first, stride, count, unit
+        return first + stride, stride, max(0, count - 2), unit
     if not left and count and first == start_v:
         first, count = first + stride, count - 1
     if not right and count and first + (count - 1) * stride == end_v:
@@ -443,7 +451,8 @@ def date_range(start=None, end=None, periods=None, freq=None, tz=None, normalize
             return chunkwise(_index_of_values, (series,), meta, label="md.date_range")
         offsets = np.cumsum((0,) + splits[:-1])
         starts = tuple(full[int(o)] if count else pd.Timestamp(0) for o in offsets)
-    op = DateRange(starts=starts, counts=tuple(int(n) for n in splits), freq=_Offset(to_offset(meta.freq or freq)),
+    op = DateRange(starts=starts, counts=tuple(int(n) for n in splits),
+                   freq=_Offset(to_offset(meta.freq or freq)),
                    index_name=name, unit=unit or meta.unit, label="md.date_range")
     return new_frame(op, [], count, meta)
 
