@@ -79,3 +79,11 @@ def test_memory_filesystem_is_refused_clearly_on_ray(session, frame):
         md.read_csv("memory://ray/data.csv").execute()
     with pytest.raises(ValueError, match="memory://"):
         md.DataFrame(frame.head(5)).to_csv("memory://ray/out.csv").execute()
+
+
+def test_index_results_on_ray(session, frame):
+    """Regression: an Index chunk's metadata (pandas' Index.memory_usage has no index=)."""
+    index = md.DataFrame(frame, chunk_size=700).index
+    pd.testing.assert_index_equal(index.fetch(), frame.index)
+    dates = md.date_range("2021-01-01", periods=50, freq="D")
+    pd.testing.assert_index_equal(dates.fetch(), pd.date_range("2021-01-01", periods=50, freq="D"))

@@ -30,7 +30,10 @@ def value_meta(value: Any) -> tuple[tuple, int]:
     """(shape, nbytes) of one chunk's value."""
     shape = tuple(getattr(value, "shape", ()))
     if hasattr(value, "memory_usage"):
-        usage = value.memory_usage(index=True, deep=False)
+        try:
+            usage = value.memory_usage(index=True, deep=False)
+        except TypeError:  # a pandas Index has no index= (and this module imports no pandas)
+            usage = value.memory_usage(deep=False)
         nbytes = int(usage.sum()) if hasattr(usage, "sum") else int(usage)
     else:
         nbytes = int(getattr(value, "nbytes", sys.getsizeof(value)))
