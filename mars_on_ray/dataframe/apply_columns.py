@@ -37,7 +37,8 @@ class ColumnSplit(Operand):
         return len(self.bounds) - 1
 
     def execute(self, chunk):
-        return tuple(chunk.iloc[:, a:b] for a, b in zip(self.bounds[:-1], self.bounds[1:]))
+        pieces = tuple(chunk.iloc[:, a:b] for a, b in zip(self.bounds[:-1], self.bounds[1:]))
+        return pieces if len(pieces) > 1 else pieces[0]
 
 
 class ColumnGroupApply(Operand):
@@ -46,7 +47,9 @@ class ColumnGroupApply(Operand):
     row ranges ('cut'), one row range put side by side ('stitch') or pandas' alignment of
     every column in one chunk ('align')."""
 
-    _params = ("call", "result_meta", "stage", "bounds")
+    _params = ("call", "result_meta", "stage", "bounds", "max_groups", "align")
+    max_groups = None
+    align = "frame"
 
     @property
     def n_outputs(self) -> int:  # type: ignore[override]
@@ -73,12 +76,15 @@ class ColumnGroupApply(Operand):
             return conform(_as_series(res, meta), meta)
         if self.stage == "cut":
             res = values[0]
-            return tuple(res.iloc[a:b] for a, b in zip(self.bounds[:-1], self.bounds[1:]))
+            pieces = tuple(res.iloc[a:b] for a, b in zip(self.bounds[:-1], self.bounds[1:]))
+            return pieces if len(pieces) > 1 else pieces[0]
         if self.stage == "stitch":
             res = values[0] if len(values) == 1 else pd.concat(values, axis=1)
             return conform(res, meta)
-        columns = [f.iloc[:, j] for f in values for j in range(f.shape[1])]  # align
-        res = pd.DataFrame(dict(enumerate(columns)))
+        if self.align == "concat":  # agg / transform: pandas concatenates per-column results
+            return conform(pd.concat(values, axis=1, sort=False), meta)
+        columns = [f.iloc[:, j] for f in values for j in range(f.shape[1])]
+        res = pd.DataFrame(dict(enumerate(columns)))  # apply: a frame from a dict of columns
         if res.shape[1] == len(meta.columns):
             res.columns = meta.columns
         return conform(res, meta)
@@ -87,7 +93,7 @@ class ColumnGroupApply(Operand):
         inp = out.inputs[0]
         chunks = row_chunks(ctx[inp])
         ncols = inp.shape[1]
-        n_groups = max(1, min(ncols, len(chunks)))
+        n_groups = max(1, min(ncols, len(chunks), self.max_groups or len(chunks)))
         bounds = tuple(int(b) for b in np.linspace(0, ncols, n_groups + 1).round())
         pieces = []
         for i, c in enumerate(chunks):
@@ -126,12 +132,15 @@ def _as_series(res, meta):
     return res
 
 
-def columnwise(obj, call, label: str, hints: dict):
-    """``call`` (a pandas method of a frame) run on whole columns, in column groups."""
+def columnwise(obj, call, label: str, hints: dict, max_groups=None, align="frame"):
+    """``call`` (a pandas method of a frame) run on whole columns, in column groups; ``align``:
+    how results with different indexes combine ('frame': a DataFrame of a dict of columns, as
+    ``apply``; 'concat': side by side, as ``agg`` and ``transform``)."""
     meta = infer_meta(call, obj, label, hints)
     if isinstance(meta, pd.Series):
         nrows = len(obj.data.meta.columns) if hints.get("meta") is None else math.nan
     else:
         nrows = math.nan
-    op = ColumnGroupApply(call=call, result_meta=_Meta(meta), stage=None, bounds=(), label=label)
+    op = ColumnGroupApply(call=call, result_meta=_Meta(meta), stage=None, bounds=(),
+                          max_groups=max_groups, align=align, label=label)
     return new_frame(op, [obj], nrows, meta)
