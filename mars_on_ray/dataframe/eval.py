@@ -12,6 +12,7 @@ import sys
 
 import pandas as pd
 
+from .apply import sample_like
 from .blockwise import map_chunks
 from .core import DataFrame, _Frame, methods
 
@@ -77,9 +78,11 @@ def frame_eval(df, expr, *, inplace=False, parser=None, engine=None, local_dict=
         raise ValueError("Cannot operate inplace if there is no assignment")
     found = _caller_locals(expr, level, local_dict, global_dict)
     kwargs = _kwargs(found, parser, engine, resolvers)
-    res = map_chunks(_eval_block, (df, expr, kwargs), label="md.DataFrame.eval", validate=True)
-    if not isinstance(res, _Frame):
-        return res
+    meta = _eval_block(df.data.meta, expr, kwargs)
+    if not isinstance(meta, (pd.DataFrame, pd.Series)):
+        return meta  # no column in the expression: pandas' value
+    _eval_block(sample_like(df.data.meta), expr, kwargs)  # errors that empty columns hide
+    res = map_chunks(_eval_block, (df, expr, kwargs), label="md.DataFrame.eval", meta=meta)
     if inplace:
         df.data = res.data
         return None
@@ -94,8 +97,10 @@ def query(df, expr, *, inplace=False, parser=None, engine=None, local_dict=None,
         raise ValueError(f"expr must be a string, got {type(expr).__name__}")
     found = _caller_locals(expr, level, local_dict, global_dict)
     kwargs = _kwargs(found, parser, engine, resolvers)
+    _query_block(df.data.meta, expr, kwargs)
+    _query_block(sample_like(df.data.meta), expr, kwargs)
     res = map_chunks(_query_block, (df, expr, kwargs), keep_rows=False, label="md.DataFrame.query",
-                     meta=df.data.meta, validate=True)
+                     meta=df.data.meta)
     if inplace:
         df.data = res.data
         return None
