@@ -47,6 +47,7 @@ def test_eval_local_variables(df):
     assert_eq(before, df.eval("a * 100"))
 
 
+@pytest.mark.filterwarnings("ignore:The inplace keyword")
 def test_eval_inplace_and_errors(df):
     m = md.DataFrame(df, chunk_size=4)
     expected = df.copy()
