@@ -14,6 +14,14 @@ from mars_on_ray.core.local import LocalExecutor
 from mars_on_ray.testing import assert_eq
 
 
+def _raises_like(pandas_call, our_call):
+    """Our call raises the exception type pandas raises."""
+    with pytest.raises(Exception) as expected:
+        pandas_call()
+    with pytest.raises(type(expected.value)):
+        our_call()
+
+
 def _value(obj):
     return LocalExecutor().compute(obj.data)[0]
 
@@ -114,3 +122,104 @@ def test_index_min_max(df):
     ms = md.Series(s, chunk_size=4)
     assert_eq(ms.index.min(), s.index.min())
     assert_eq(ms.index.max(), s.index.max())
+
+
+# --- quantile / median ------------------------------------------------------------------------
+
+@pytest.fixture
+def qdf():
+    rs = np.random.RandomState(1)
+    frame = pd.DataFrame({"a": rs.randint(-5, 5, 41), "b": rs.rand(41) * 100, "n": np.nan,
+                          "z": np.repeat([0.0, 1.0], [30, 11]), "s": "x"},
+                         index=[f"r{i % 37:02d}" for i in range(41)])
+    frame.iloc[[3, 17], 1] = np.nan
+    return frame
+
+
+QNUM = ["a", "b", "n", "z"]
+
+
+@pytest.mark.parametrize("interpolation", ["linear", "lower", "higher", "midpoint", "nearest"])
+@pytest.mark.parametrize("q", [0.5, 0.0, 1.0, 0.37, [0.1, 0.5, 0.99], [0.25], []], ids=repr)
+def test_quantile(qdf, q, interpolation):
+    num = qdf[QNUM]
+    m = md.DataFrame(num, chunk_size=7)
+    assert_eq(m.quantile(q, interpolation=interpolation), num.quantile(q, interpolation=interpolation))
+    for col in QNUM:
+        assert_eq(m[col].quantile(q, interpolation=interpolation),
+                  num[col].quantile(q, interpolation=interpolation))
+
+
+def test_quantile_numeric_only_axis_and_errors(qdf):
+    m = md.DataFrame(qdf, chunk_size=6)
+    assert_eq(m.quantile([0.3, 0.6], numeric_only=True), qdf.quantile([0.3, 0.6], numeric_only=True))
+    num = qdf[QNUM]
+    assert_eq(md.DataFrame(num, chunk_size=6).quantile(0.3, axis=1), num.quantile(0.3, axis=1))
+    _raises_like(lambda: qdf.quantile(0.5), lambda: m.quantile(0.5))  # pandas 3: arrow's error
+    with pytest.raises(ValueError):
+        m.quantile(1.5, numeric_only=True)
+    with pytest.raises(ValueError):
+        m["a"].quantile([0.5, -0.1])
+    with pytest.raises(ValueError):
+        m["a"].quantile(0.5, interpolation="cubic")
+
+
+def test_median(qdf):
+    num = qdf[QNUM]
+    m = md.DataFrame(num, chunk_size=7)
+    assert_eq(m.median(), num.median())
+    assert_eq(m.median(skipna=False), num.median(skipna=False))
+    assert_eq(md.DataFrame(qdf, chunk_size=5).median(numeric_only=True), qdf.median(numeric_only=True))
+    assert_eq(m.median(axis=1), num.median(axis=1))
+    for col in QNUM:
+        assert_eq(m[col].median(), num[col].median())
+    assert_eq(m["b"].median(skipna=False), num["b"].median(skipna=False))
+    with pytest.raises(TypeError):
+        md.DataFrame(qdf, chunk_size=5).median()
+
+
+def test_quantile_of_extension_and_filtered_data():
+    rs = np.random.RandomState(2)
+    frame = pd.DataFrame({"i": pd.array(rs.randint(0, 50, 60), dtype="Int64"), "f": rs.randn(60)})
+    frame.loc[[4, 40], "i"] = pd.NA
+    m = md.DataFrame(frame, chunk_size=9)
+    for interp in ("linear", "lower", "nearest"):
+        assert_eq(m.quantile([0.2, 0.8], interpolation=interp), frame.quantile([0.2, 0.8], interpolation=interp))
+    assert_eq(m.median(), frame.median())
+    flt, expected = m[m["f"] > 0.5], frame[frame["f"] > 0.5]
+    assert_eq(flt.quantile(0.4), expected.quantile(0.4))
+    assert_eq(flt["f"].median(), expected["f"].median())
+    single = md.DataFrame(frame, chunk_size=100)
+    assert_eq(single.quantile([0.5, 0.1]), frame.quantile([0.5, 0.1]))
+    empty = frame.iloc[:0]
+    assert_eq(md.DataFrame(empty, chunk_size=3)[["f"]].quantile(0.5), empty[["f"]].quantile(0.5))
+
+
+def _tiled_ops(obj):
+    from mars_on_ray.core.graph import topo_order
+
+    tiled = LocalExecutor().tile(obj.data)
+    return topo_order(tiled.flat)
+
+
+def test_quantile_gathers_only_the_needed_ranges():
+    from mars_on_ray.dataframe.quantile import QExtract, QFinal
+
+    rs = np.random.RandomState(5)
+    s = pd.Series(np.concatenate([rs.randn(3000), np.zeros(2000)]))[rs.permutation(5000)]
+    m = md.Series(s, chunk_size=250)
+    for q in ([0.1, 0.5, 0.9], 0.3):
+        assert_eq(m.quantile(q), s.quantile(q))
+    assert_eq(m.median(), s.median())
+    # the final chunk receives only the values of the ranges holding the needed ranks
+    executor = LocalExecutor()
+    tiled = executor.tile(m.quantile([0.1, 0.9]).data)
+    executor._run(tiled.flat)
+    final = tiled.flat[0]
+    assert isinstance(final.op, QFinal) and all(isinstance(c.op, QExtract) for c in final.inputs)
+    gathered = sum(len(piece) for c in final.inputs for col in executor.values[c.key] for piece in col)
+    assert 0 < gathered < 5000 // 4
+    # the median falls on the value 0.0 shared by 2000 rows: no value is gathered for it
+    tiled = executor.tile(m.median().data)
+    executor._run(tiled.flat)
+    assert sum(len(p) for c in tiled.flat[0].inputs for col in executor.values[c.key] for p in col) == 0
