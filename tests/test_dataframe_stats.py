@@ -223,3 +223,82 @@ def test_quantile_gathers_only_the_needed_ranges():
     tiled = executor.tile(m.median().data)
     executor._run(tiled.flat)
     assert sum(len(p) for c in tiled.flat[0].inputs for col in executor.values[c.key] for p in col) == 0
+
+
+# --- corr / cov ---------------------------------------------------------------------------------
+
+@pytest.fixture
+def cdf():
+    rs = np.random.RandomState(4)
+    frame = pd.DataFrame({"a": rs.randint(-5, 5, 41), "b": rs.rand(41) * 100 + 1e6, "c": rs.rand(41) > 0.3,
+                          "n": np.nan, "k": 3.0, "d": rs.randn(41)},
+                         index=[f"r{i % 37:02d}" for i in range(41)])
+    frame.iloc[[3, 17], 1] = np.nan
+    frame.iloc[[5, 6, 7, 30], 5] = np.nan
+    return frame
+
+
+def test_corr_and_cov_pearson(cdf):
+    m = md.DataFrame(cdf, chunk_size=7)
+    assert_eq(m.corr(), cdf.corr())
+    assert_eq(m.corr(min_periods=38), cdf.corr(min_periods=38))
+    assert_eq(m.cov(), cdf.cov())
+    assert_eq(m.cov(ddof=3, min_periods=39), cdf.cov(ddof=3, min_periods=39))
+    full = cdf[["a", "c", "k"]]  # no missing values: pandas uses np.cov (ddof counts)
+    mf = md.DataFrame(full, chunk_size=7)
+    assert_eq(mf.cov(ddof=0), full.cov(ddof=0))
+    assert_eq(mf.cov(min_periods=50), full.cov(min_periods=50))
+    assert_eq(mf.corr(), full.corr())
+    old = options.combine_size
+    try:
+        options.combine_size = 2
+        assert_eq(m.corr(), cdf.corr())
+    finally:
+        options.combine_size = old
+
+
+@pytest.mark.parametrize("method", ["spearman", "kendall"])
+def test_corr_rank_methods(cdf, method):
+    m = md.DataFrame(cdf, chunk_size=7)
+    assert_eq(m.corr(method=method), cdf.corr(method=method))
+    assert_eq(m["a"].corr(m["d"], method=method), cdf["a"].corr(cdf["d"], method=method))
+
+
+def test_corr_numeric_only_and_errors(cdf):
+    frame = cdf.assign(s="x")
+    m = md.DataFrame(frame, chunk_size=9)
+    assert_eq(m.corr(numeric_only=True), frame.corr(numeric_only=True))
+    assert_eq(m.cov(numeric_only=True), frame.cov(numeric_only=True))
+    _raises_like(lambda: frame.corr(), lambda: m.corr())
+    _raises_like(lambda: frame.cov(), lambda: m.cov())
+    _raises_like(lambda: frame.corr(method="foo"), lambda: m.corr(method="foo"))
+    empty = cdf.iloc[:0]
+    assert_eq(md.DataFrame(empty, chunk_size=3).corr(), empty.corr())
+
+
+def test_series_corr_cov_autocorr(cdf):
+    m = md.DataFrame(cdf, chunk_size=7)
+    for x, y in (("a", "b"), ("a", "k"), ("d", "b"), ("n", "a"), ("c", "d")):
+        assert_eq(m[x].corr(m[y]), cdf[x].corr(cdf[y]))
+        assert_eq(m[x].cov(m[y]), cdf[x].cov(cdf[y]))
+    assert_eq(m["d"].cov(m["b"], ddof=0, min_periods=5), cdf["d"].cov(cdf["b"], ddof=0, min_periods=5))
+    assert_eq(m["d"].corr(m["b"], min_periods=40), cdf["d"].corr(cdf["b"], min_periods=40))
+    other = md.DataFrame(cdf, chunk_size=5)["b"]  # other chunking: rows are lined up
+    assert_eq(m["d"].corr(other), cdf["d"].corr(cdf["b"]))
+    for lag in (1, 3, -2, 0, 50):
+        assert_eq(m["d"].autocorr(lag), cdf["d"].autocorr(lag))
+    assert_eq(m["a"].autocorr(), cdf["a"].autocorr())
+    with pytest.raises(NotImplementedError):
+        _value(m["a"].corr(md.Series(cdf["b"].reset_index(drop=True), chunk_size=7)))
+
+
+def test_corrwith(cdf):
+    m = md.DataFrame(cdf, chunk_size=7)
+    assert_eq(m.corrwith(m["d"]), cdf.corrwith(cdf["d"]))
+    other = cdf[["d", "a", "b"]].assign(zz=1.0) * 2 + 1  # a column only on one side
+    mo = md.DataFrame(other, chunk_size=5)
+    assert_eq(m.corrwith(mo), cdf.corrwith(other))
+    assert_eq(m.corrwith(mo, drop=True), cdf.corrwith(other, drop=True))
+    assert_eq(m.corrwith(mo, method="spearman"), cdf.corrwith(other, method="spearman"))
+    with pytest.raises(TypeError):
+        m.corrwith(1)

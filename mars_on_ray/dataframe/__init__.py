@@ -23,3 +23,4 @@ from .frame_methods import *  # noqa: F401,F403
 from .plotting import *  # noqa: F401,F403
 from .rules import column_pruning, limit_pushdown, predicate_pushdown  # noqa: F401  (register the rules)
 from .quantile import *  # noqa: F401,F403
+from .correlation import *  # noqa: F401,F403

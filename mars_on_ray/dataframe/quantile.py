@@ -21,7 +21,7 @@ from ..tensor.core import new_tensor
 from .blockwise import map_chunks, row_chunks, sample_of
 from .core import DataFrame, Series, methods, new_frame
 from .groupby import _Meta
-from .stats import RowMethod, as_frame, check_axis, scalar_dtype
+from .stats import RowMethod, as_frame, check_axis, quietly, scalar_dtype
 
 try:
     from numpy.lib import _function_base_impl as _npq
@@ -283,6 +283,7 @@ def _typed_sample(meta, call, kw):
 
 
 @methods(DataFrame, Series)
+@quietly
 def quantile(obj, q=0.5, axis=0, numeric_only=False, interpolation="linear", method="single"):
     """Exact quantile(s) ``q`` of each column (a distributed selection, not an approximation)."""
     meta = obj.data.meta
@@ -313,6 +314,7 @@ def quantile(obj, q=0.5, axis=0, numeric_only=False, interpolation="linear", met
 
 
 @methods(DataFrame, Series)
+@quietly
 def median(obj, axis=0, skipna=True, numeric_only=False):
     """Exact median of each column (or of each row with ``axis=1``)."""
     meta = obj.data.meta

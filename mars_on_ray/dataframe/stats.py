@@ -7,6 +7,8 @@ with Chan's / Pebay's pairwise formulas, so they stay exact within float toleran
 from __future__ import annotations
 
 import builtins
+import functools
+import warnings
 
 import numpy as np
 import pandas as pd
@@ -22,6 +24,18 @@ __all__: list[str] = []
 
 #: pandas >= 3.1 computes skew/kurt of a constant column as NaN (0/0), earlier pandas as 0
 _LEGACY_MOMENTS = pd.Series([1.0] * 4).skew() == 0
+
+
+def quietly(func):
+    """Run ``func`` without NumPy's RuntimeWarnings (metadata inference on empty data)."""
+
+    @functools.wraps(func)
+    def wrapper(*args, **kwargs):
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", RuntimeWarning)
+            return func(*args, **kwargs)
+
+    return wrapper
 
 
 def as_frame(value) -> pd.DataFrame:
@@ -234,17 +248,25 @@ class TreeStat(Operand):
             return value if self.dtype == object else np.asarray(value, dtype=self.dtype)[()]
         return pd.Series(np.asarray(res).astype(self.dtype), index=self.labels.value, name=self.result_name)
 
-    def tile(self, ctx, out):
-        level = [ChunkData(self.new(stage="map"), [c], (np.nan,), None, (i,))
-                 for i, c in enumerate(row_chunks(ctx[out.inputs[0]]))]
+    def partials(self, chunks) -> list:
+        """The map stage on ``chunks`` and combine levels until one final step can take them."""
+        level = [ChunkData(self.new(stage="map"), [c], (np.nan,), None, (i,)) for i, c in enumerate(chunks)]
         k = builtins.max(2, options.combine_size)
         while len(level) > k:
             level = [ChunkData(self.new(stage="combine"), level[i:i + k], (np.nan,), None, (j,))
                      for j, i in enumerate(range(0, len(level), k))]
-        grid = chunk_grid((1,) if out.ndim == 1 else ())
-        grid[(0,) if out.ndim == 1 else ()] = ChunkData(self.new(stage="final"), level, out.shape,
-                                                       out.meta, (0,) * out.ndim)
-        return Tiled(grid, tuple((s,) for s in out.shape))
+        return level
+
+    def tile(self, ctx, out):
+        level = self.partials(row_chunks(ctx[out.inputs[0]]))
+        return single(out, ChunkData(self.new(stage="final"), level, out.shape, out.meta, (0,) * out.ndim))
+
+
+def single(out, chunk) -> Tiled:
+    """A tileable of one chunk (a scalar, a small series or a small frame)."""
+    grid = chunk_grid((1,) * out.ndim)
+    grid[(0,) * out.ndim] = chunk
+    return Tiled(grid, tuple((s,) for s in out.shape))
 
 
 class Labels:
@@ -353,6 +375,7 @@ def any(obj, axis=0, bool_only=False, skipna=True, **kwargs):  # noqa: A001
 
 # --- skew / kurt / sem --------------------------------------------------------------------
 
+@quietly
 def _moment_stat(obj, how, axis, skipna, numeric_only, extra):
     meta = obj.data.meta
     axis = check_axis(obj, axis)
