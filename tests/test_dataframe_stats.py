@@ -302,3 +302,39 @@ def test_corrwith(cdf):
     assert_eq(m.corrwith(mo, method="spearman"), cdf.corrwith(other, method="spearman"))
     with pytest.raises(TypeError):
         m.corrwith(1)
+
+
+# --- describe -----------------------------------------------------------------------------------
+
+@pytest.fixture
+def ddf():
+    rs = np.random.RandomState(6)
+    frame = pd.DataFrame({"a": rs.randint(-5, 5, 41), "b": rs.rand(41) * 100, "c": rs.rand(41) > 0.3,
+                          "s": [f"x{i % 4}" if i % 5 else "" for i in range(41)], "n": np.nan,
+                          "o": pd.Series([None] * 41, dtype=object),
+                          "t": ["q", "p"] * 20 + ["q"]},  # tie broken by first appearance
+                         index=[f"r{i % 37:02d}" for i in range(41)])
+    frame.iloc[[3, 17], 1] = np.nan
+    return frame
+
+
+@pytest.mark.parametrize("kw", [{}, {"percentiles": [0.1, 0.9]}, {"percentiles": [0.05, 0.5, 0.333]},
+                                {"include": "all"}, {"exclude": [np.number]}, {"include": [bool]},
+                                {"include": "all", "percentiles": []}], ids=repr)
+def test_describe(ddf, kw):
+    m = md.DataFrame(ddf, chunk_size=7)
+    assert_eq(m.describe(**kw), ddf.describe(**kw))
+
+
+def test_describe_series_and_edge_cases(ddf):
+    m = md.DataFrame(ddf, chunk_size=7)
+    for col in ddf.columns:
+        assert_eq(m[col].describe(), ddf[col].describe())
+    assert_eq(m["b"].describe(percentiles=[0.2]), ddf["b"].describe(percentiles=[0.2]))
+    empty = ddf.iloc[:0][["a", "b"]]
+    assert_eq(md.DataFrame(empty, chunk_size=3).describe(), empty.describe())
+    dated = ddf.assign(d=pd.date_range("2020-01-01", periods=41, freq="D"))  # gathered to pandas
+    assert_eq(md.DataFrame(dated, chunk_size=7).describe(include="all"), dated.describe(include="all"))
+    with pytest.raises(ValueError):
+        m.describe(percentiles=[1.5])
+    _raises_like(lambda: ddf[["a"]].describe(include=[object]), lambda: m[["a"]].describe(include=[object]))

@@ -24,3 +24,4 @@ from .plotting import *  # noqa: F401,F403
 from .rules import column_pruning, limit_pushdown, predicate_pushdown  # noqa: F401  (register the rules)
 from .quantile import *  # noqa: F401,F403
 from .correlation import *  # noqa: F401,F403
+from .describe import *  # noqa: F401,F403
