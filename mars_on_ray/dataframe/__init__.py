@@ -27,3 +27,6 @@ from .aggregate import *  # noqa: F401,F403
 from .eval import *  # noqa: F401,F403
 from .value_ops import *  # noqa: F401,F403
 from .executable import *  # noqa: F401,F403
+from .quantile import *  # noqa: F401,F403
+from .correlation import *  # noqa: F401,F403
+from .describe import *  # noqa: F401,F403
