@@ -23,3 +23,5 @@ from .frame_methods import *  # noqa: F401,F403
 from .plotting import *  # noqa: F401,F403
 from .rules import column_pruning, limit_pushdown, predicate_pushdown  # noqa: F401  (register the rules)
 from .frame_tensor import *  # noqa: F401,F403
+from .frame_index import *  # noqa: F401,F403
+from .index_methods import *  # noqa: F401,F403

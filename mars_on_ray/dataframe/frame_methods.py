@@ -32,9 +32,9 @@ def call(obj, name, args, kwargs):
     return getattr(obj, name)(*args, **kwargs)
 
 
-def per_chunk(obj, name, *args, keep_rows=True, **kwargs):
-    """The method ``name`` of pandas run on every row block (metadata from the empty one)."""
-    return map_chunks(call, (obj, name, args, kwargs), keep_rows=keep_rows, label=f"md.{name}")
+def per_chunk(obj, method, *args, keep_rows=True, **kwargs):
+    """The pandas ``method`` run on every row block (metadata from the empty one)."""
+    return map_chunks(call, (obj, method, args, kwargs), keep_rows=keep_rows, label=f"md.{method}")
 
 
 def inplace_result(obj, result, inplace: bool):
