@@ -25,3 +25,4 @@ from .rules import column_pruning, limit_pushdown, predicate_pushdown  # noqa: F
 from .frame_tensor import *  # noqa: F401,F403
 from .frame_index import *  # noqa: F401,F403
 from .index_methods import *  # noqa: F401,F403
+from .frame_creation import *  # noqa: F401,F403
