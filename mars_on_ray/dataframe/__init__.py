@@ -30,3 +30,7 @@ from .executable import *  # noqa: F401,F403
 from .quantile import *  # noqa: F401,F403
 from .correlation import *  # noqa: F401,F403
 from .describe import *  # noqa: F401,F403
+from .frame_tensor import *  # noqa: F401,F403
+from .frame_index import *  # noqa: F401,F403
+from .index_methods import *  # noqa: F401,F403
+from .frame_creation import *  # noqa: F401,F403
