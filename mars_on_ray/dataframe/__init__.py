@@ -22,3 +22,5 @@ from .reshape import *  # noqa: F401,F403
 from .frame_methods import *  # noqa: F401,F403
 from .plotting import *  # noqa: F401,F403
 from .rules import column_pruning, limit_pushdown, predicate_pushdown  # noqa: F401  (register the rules)
+from .transpose import *  # noqa: F401,F403
+from .dummies import *  # noqa: F401,F403
