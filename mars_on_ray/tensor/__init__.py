@@ -8,3 +8,4 @@ from .linalg import *  # noqa: F401,F403
 from .rechunk import *  # noqa: F401,F403
 from .reduction import *  # noqa: F401,F403
 from .reshape import *  # noqa: F401,F403
+from .sorting import *  # noqa: F401,F403
