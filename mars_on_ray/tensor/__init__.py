@@ -9,3 +9,4 @@ from .rechunk import *  # noqa: F401,F403
 from .reduction import *  # noqa: F401,F403
 from .reshape import *  # noqa: F401,F403
 from .sorting import *  # noqa: F401,F403
+from .selection import *  # noqa: F401,F403
