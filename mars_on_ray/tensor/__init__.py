@@ -10,3 +10,4 @@ from .reduction import *  # noqa: F401,F403
 from .reshape import *  # noqa: F401,F403
 from .sorting import *  # noqa: F401,F403
 from .selection import *  # noqa: F401,F403
+from .setops import *  # noqa: F401,F403
