@@ -11,3 +11,4 @@ from .reshape import *  # noqa: F401,F403
 from .sorting import *  # noqa: F401,F403
 from .selection import *  # noqa: F401,F403
 from .setops import *  # noqa: F401,F403
+from .histogram import *  # noqa: F401,F403

@@ -86,6 +86,12 @@ class Tensor(Tileable):
     partition = _lazy("sorting", "partition_inplace")
     argsort = _lazy("sorting", "argsort")
     argpartition = _lazy("sorting", "argpartition")
+    searchsorted = _lazy("histogram", "searchsorted")
+    nonzero = _lazy("nonzero", "nonzero")
+    compress = _lazy("nonzero", "compress_method")
+    ptp = _lazy("cumulative", "ptp")
+    cumsum = _lazy("cumulative", "cumsum")
+    cumprod = _lazy("cumulative", "cumprod")
     del _name, _dunder, _func
 
 

@@ -153,7 +153,9 @@ class QuantileFinish(Operand):
         last = g[at(self.n - 1)] if self.n else g[:0].sum(axis=0)
         with warnings.catch_warnings(), np.errstate(all="ignore"):
             warnings.simplefilter("ignore", RuntimeWarning)
-            if self.n == 0:
+            if self.n == 0 and self.method is not None:  # only for internal callers
+                result = np.full(np.shape(self.q) + g.shape[1:], np.nan)
+            elif self.n == 0:
                 result = np.mean(g, axis=0)
             elif self.method is None:
                 result = np.mean(g[[at((self.n - 1) // 2), at(self.n // 2)]], axis=0)
@@ -198,14 +200,15 @@ def _stats(q, n, method, dtype) -> np.ndarray:
 class TensorQuantile(Operand):
     """Quantiles along ``axis`` of a tensor already sorted along it."""
 
-    _params = ("q", "axis", "method", "keepdims")
+    _params = ("q", "axis", "method", "keepdims", "empty_nan")
+    empty_nan = False
 
     def tile(self, ctx, out):
         inp = out.inputs[0]
         tiled = yield from ctx.known(inp)
         axis, nq = self.axis, np.ndim(self.q)
         n = int(sum(tiled.nsplits[axis]))
-        if n == 0 and self.method is not None:
+        if n == 0 and self.method is not None and not self.empty_nan:
             raise IndexError(f"index -1 is out of bounds for axis {axis} with size 0")
         stats = _stats(self.q, n, self.method, inp.dtype) if n else np.array([], np.int64)
         starts = offsets(tiled.nsplits[axis])
@@ -235,7 +238,7 @@ class TensorQuantile(Operand):
         return Tiled.from_chunks(grid)
 
 
-def _quantile(name, a, q, axis, method, keepdims, weights, median=False):
+def _quantile(name, a, q, axis, method, keepdims, weights, median=False, empty_nan=False):
     if weights is not None:
         raise NotImplementedError(f"mt.{name}: weights= is not supported")
     a = as_tensor(a)
@@ -260,11 +263,12 @@ def _quantile(name, a, q, axis, method, keepdims, weights, median=False):
         others = [d for d in range(ndim) if d not in axes]
         x = reshape(transpose(a, others + list(axes)), *[a.shape[d] for d in others], -1)
     ax = x.ndim - 1 if (axis is None or len(axes) > 1) else axes[0]
-    if ndim and a.shape[axes[0]] == 0 and not median and all(s == s for s in a.shape):
+    if ndim and a.shape[axes[0]] == 0 and not (median or empty_nan) and all(s == s for s in a.shape):
         raise IndexError(f"index -1 is out of bounds for axis {ax} with size 0")
     s = sort(x, axis=ax)
     op = TensorQuantile(q=qv, axis=ax, method=None if median else method,
                         keepdims=bool(keepdims) and axis is not None and len(axes) == 1,
+                        empty_nan=empty_nan,
                         label=f"mt.{name}")
     rest = list(x.shape)
     del rest[ax]
