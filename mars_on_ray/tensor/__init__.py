@@ -12,3 +12,5 @@ from .sorting import *  # noqa: F401,F403
 from .selection import *  # noqa: F401,F403
 from .setops import *  # noqa: F401,F403
 from .histogram import *  # noqa: F401,F403
+from .nonzero import *  # noqa: F401,F403
+from .cumulative import *  # noqa: F401,F403
