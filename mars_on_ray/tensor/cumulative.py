@@ -165,7 +165,8 @@ class TensorDiff(Operand):
                 op = DiffChunk(n=n, axis=axis, parts=tuple(parts), dtype=out.dtype,
                                head=self.head if j == 0 else None,
                                tail=self.tail if j == len(splits) - 1 else None, label=self.label)
-                grid[pos + (j,)] = ChunkData(op, inputs, tuple(shape), out.meta, pos[:axis] + (j,) + pos[axis:])
+                grid[pos + (j,)] = ChunkData(op, inputs, tuple(shape), out.meta,
+                                             pos[:axis] + (j,) + pos[axis:])
         return Tiled.from_chunks(np.moveaxis(grid, -1, axis))
 
     def _extra(self, j, m):
