@@ -251,7 +251,9 @@ class _Meta:
 
     def __mars_token__(self):
         v = self.value
-        return ("merge-meta", repr(v.dtypes), repr(list(v.columns)))
+        if isinstance(v, pd.Series):
+            return ("series-meta", repr(v.dtype), repr(v.name), repr(v.index.names))
+        return ("frame-meta", repr(v.dtypes), repr(list(v.columns)), repr(v.index.names))
 
     def __getstate__(self):
         return self.value
