@@ -323,3 +323,17 @@ def test_map_chunk(df):
     per_chunk = m.map_chunk(lambda c: c.head(1))
     assert_eq(per_chunk, df.iloc[::4])
     assert_eq(md.Series(df["s"], chunk_size=5).map_chunk(lambda s: s.str.upper()), df["s"].str.upper())
+
+
+@pytest.mark.parametrize("func", [["sum", "max"], ["min", "count", "mean"], ["product", "std", "var"],
+                                  {"c": ["sum", "max"], "a": "mean"}, {"a": "sum", "b": "max"},
+                                  {"b": ["min"], "a": ["max", "min"]}], ids=repr)
+def test_agg_of_reduction_names_uses_tree_reductions(df, func):
+    from mars_on_ray.core.graph import topo_order
+    frame = df[["a", "b", "c", "n"]]
+    m = md.DataFrame(frame, chunk_size=4)
+    res = m.agg(func)
+    ops = {type(c.op).__name__ for c in topo_order(LocalExecutor().tile(res.data).flat)}
+    assert "ReduceChunks" in ops and "ColumnGroupApply" not in ops
+    assert_eq(res, frame.agg(func))
+    assert_eq(md.DataFrame(frame.iloc[:0], chunk_size=4).agg(func), frame.iloc[:0].agg(func))

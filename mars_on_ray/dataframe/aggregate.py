@@ -19,6 +19,7 @@ from ..core.operand import Operand
 from ..tensor.core import Tensor, new_tensor
 from . import reduction
 from .apply import Call, conform, infer_meta, rows_of, rowwise
+from .agg_tree import TREE, tree_agg
 from .apply_columns import columnwise
 from .blockwise import row_chunks, rows_grid, whole_chunk
 from .core import DataFrame, Series, methods, new_frame
@@ -26,8 +27,7 @@ from .groupby import _Meta
 
 __all__ = ["CustomReduction"]
 
-_TREE = {"sum": "sum", "prod": "prod", "product": "prod", "min": "min", "max": "max",
-         "mean": "mean", "count": "count", "var": "var", "std": "std"}
+_TREE = TREE
 
 
 class CustomReduction:
@@ -284,6 +284,9 @@ def agg(obj, func=None, axis=0, *args, **kwargs):
                 isinstance(f, str) and f in _TREE for f in func) and not args and not kwargs:
             return _stack_scalars([getattr(reduction, _TREE[f])(obj) for f in func], list(func), obj.name)
         return whole_call(obj, Call("agg", func, args, kwargs), label)
+    tree = None if args or kwargs else tree_agg(obj, func, label)
+    if tree is not None:
+        return tree
     return columnwise(_by_dict(obj, func), _AggColumns("agg", _normalized(func), args, kwargs),
                       label, {}, align="concat")
 
