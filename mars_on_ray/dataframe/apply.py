@@ -12,7 +12,7 @@ import numpy as np
 import pandas as pd
 
 from .blockwise import map_chunks, sample_of
-from .core import DataFrame, Series, _Frame, methods
+from .core import DataFrame, Series, methods
 from .groupby import _Meta
 
 __all__: list[str] = []

@@ -69,7 +69,8 @@ class ColumnGroupApply(Operand):
             if not isinstance(res, pd.DataFrame):
                 return None
             hashed = pd.util.hash_pandas_object(res.index, index=False).to_numpy()
-            return (len(res), int(hashed.sum()), int((hashed * np.arange(1, len(hashed) + 1, dtype=np.uint64)).sum()))
+            weights = np.arange(1, len(hashed) + 1, dtype=np.uint64)  # order counts too
+            return (len(res), int(hashed.sum()), int((hashed * weights).sum()))
         if self.stage == "gather":
             parts = [v for v in values if len(v)] or list(values[:1])
             res = parts[0] if len(parts) == 1 else pd.concat(parts)
