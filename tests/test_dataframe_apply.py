@@ -337,3 +337,14 @@ def test_agg_of_reduction_names_uses_tree_reductions(df, func):
     assert "ReduceChunks" in ops and "ColumnGroupApply" not in ops
     assert_eq(res, frame.agg(func))
     assert_eq(md.DataFrame(frame.iloc[:0], chunk_size=4).agg(func), frame.iloc[:0].agg(func))
+
+
+def test_apply_of_a_ufunc_is_blockwise(num):
+    from mars_on_ray.core.graph import topo_order
+    m = md.DataFrame(num, chunk_size=4)
+    with np.errstate(all="ignore"):
+        res = m.apply(np.sqrt)
+        ops = {type(c.op).__name__ for c in topo_order(LocalExecutor().tile(res.data).flat)}
+        assert "ColumnGroupApply" not in ops
+        assert_eq(res, num.apply(np.sqrt))
+        assert_eq(m.apply(np.exp, result_type="broadcast"), num.apply(np.exp, result_type="broadcast"))

@@ -231,8 +231,8 @@ def apply(df, func, axis=0, raw=False, result_type=None, args=(), *, output_type
     call = Call("apply", func, (), {"axis": axis, "raw": raw, "result_type": result_type,
                                     "args": tuple(args), **kwds})
     hints = _hints(output_type, dtypes, dtype, name, index, meta)
-    if axis == 1:
-        return rowwise(df, call, "md.DataFrame.apply", hints)
+    if axis == 1 or (isinstance(func, np.ufunc) and not raw and not args and not kwds):
+        return rowwise(df, call, "md.DataFrame.apply", hints)  # (pandas runs a ufunc elementwise)
     from .apply_columns import columnwise
 
     return columnwise(df, call, "md.DataFrame.apply", hints)
