@@ -90,6 +90,10 @@ def test_apply_columns_is_a_column_shuffle_not_one_chunk(num):
     groups = {c.key for c in topo_order(tiled.flat)
               if isinstance(c.op, ColumnGroupApply) and c.op.stage == "apply"}
     assert len(groups) == 3
+    from mars_on_ray.core.fusion import build_steps
+    from mars_on_ray.dataframe.apply_columns import ColumnSplit
+    steps = build_steps(tiled.flat, set())
+    assert sum(isinstance(s.op, ColumnSplit) for s in steps) == 6  # each block is split once
 
 
 def test_apply_columns_raw(num):

@@ -12,10 +12,9 @@ import pandas as pd
 from ..core.entity import ChunkData
 from ..core.operand import Operand
 from . import reduction
-from .apply import conform, infer_meta
+from .apply import MetaParam, conform, infer_meta
 from .blockwise import rows_grid
 from .core import new_frame
-from .groupby import _Meta
 
 __all__: list[str] = []
 
@@ -92,7 +91,7 @@ def tree_agg(obj, func, label: str):
     out = infer_meta(lambda f: f.agg(func), obj, label, {})
     nrows = len(specs) if isinstance(out, pd.Series) else len(_names(specs))
     op = AssembleAgg(specs=tuple((c, s) for c, s in specs), layout=tuple(layout),
-                     result_meta=_Meta(out), label=label)
+                     result_meta=MetaParam(out), label=label)
     return new_frame(op, inputs, nrows, out)
 
 

@@ -18,12 +18,11 @@ from ..core.entity import ChunkData, Tiled, chunk_grid
 from ..core.operand import Operand
 from ..tensor.core import Tensor, new_tensor
 from . import reduction
-from .apply import Call, conform, infer_meta, rows_of, rowwise
+from .apply import MetaParam, Call, conform, infer_meta, rows_of, rowwise
 from .agg_tree import TREE, tree_agg
 from .apply_columns import columnwise
 from .blockwise import row_chunks, rows_grid, whole_chunk
 from .core import DataFrame, Series, methods, new_frame
-from .groupby import _Meta
 
 __all__ = ["CustomReduction"]
 
@@ -192,11 +191,11 @@ def whole_call(obj, call, label: str):
         raise
     if isinstance(out, (pd.Series, pd.DataFrame)):
         out = out.iloc[:0]
-        op = WholeCall(call=call, result_meta=_Meta(out), label=label)
+        op = WholeCall(call=call, result_meta=MetaParam(out), label=label)
         return new_frame(op, [obj], np.nan, out)
     dtype = np.asarray(out).dtype
     dtype = np.dtype(object) if dtype.kind in "US" else dtype
-    op = WholeCall(call=call, result_meta=_Meta(np.empty(0, dtype)), label=label)
+    op = WholeCall(call=call, result_meta=MetaParam(np.empty(0, dtype)), label=label)
     return new_tensor(op, [obj], (), dtype)
 
 
