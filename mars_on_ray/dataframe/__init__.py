@@ -25,3 +25,4 @@ from .rules import column_pruning, limit_pushdown, predicate_pushdown  # noqa: F
 from .quantile import *  # noqa: F401,F403
 from .correlation import *  # noqa: F401,F403
 from .describe import *  # noqa: F401,F403
+from .cut import *  # noqa: F401,F403

@@ -15,13 +15,13 @@ import math
 import numpy as np
 import pandas as pd
 
-from ..core.entity import ChunkData, Tiled, chunk_grid
+from ..core.entity import ChunkData
 from ..core.operand import Operand
 from ..tensor.core import new_tensor
 from .blockwise import map_chunks, row_chunks, sample_of
 from .core import DataFrame, Series, methods, new_frame
 from .groupby import _Meta
-from .stats import RowMethod, as_frame, check_axis, quietly, scalar_dtype
+from .stats import RowMethod, as_frame, check_axis, quietly, scalar_dtype, single
 
 try:
     from numpy.lib import _function_base_impl as _npq
@@ -231,11 +231,9 @@ class Quantile(Operand):
     def tile(self, ctx, out):
         chunks = row_chunks(ctx[out.inputs[0]])
         index = (0,) * out.ndim
-        grid = chunk_grid((1,) * out.ndim)
         if len(chunks) == 1:
-            grid[index] = ChunkData(QWhole(call=self.whole[0], kwargs=self.whole[1]), chunks, out.shape,
-                                    out.meta, index)
-            return Tiled(grid, tuple((s,) for s in out.shape))
+            whole = QWhole(call=self.whole[0], kwargs=self.whole[1])
+            return single(out, ChunkData(whole, chunks, out.shape, out.meta, index))
         n_ranges = 2 * len(chunks)
         size = min(2048, 8 * n_ranges)
         samples = [ChunkData(QSample(size=size), [c], (math.nan,), None, (i,)) for i, c in enumerate(chunks)]
@@ -259,16 +257,13 @@ class Quantile(Operand):
                     for i, c in enumerate(chunks)]
         final = QFinal(plan=tuple(plan), qs=self.qs, method=self.method, skipna=self.skipna,
                        layout=self.layout, result_meta=self.result_meta, label=self.label)
-        grid[index] = ChunkData(final, extracts, out.shape, out.meta, index)
-        return Tiled(grid, tuple((s,) for s in out.shape))
+        return single(out, ChunkData(final, extracts, out.shape, out.meta, index))
 
 
 def _result(obj, meta_result, qs, method, skipna, layout, whole, label):
     op = Quantile(qs=tuple(qs), method=method, skipna=skipna, layout=layout,
                   result_meta=_Meta(meta_result), whole=whole, label=label)
-    if isinstance(meta_result, pd.DataFrame):
-        return new_frame(op, [obj], len(meta_result), meta_result.iloc[:0])
-    if isinstance(meta_result, pd.Series):
+    if isinstance(meta_result, (pd.DataFrame, pd.Series)):
         return new_frame(op, [obj], len(meta_result), meta_result.iloc[:0])
     dtype = scalar_dtype(meta_result)
     return new_tensor(op, [obj], (), dtype)
@@ -297,6 +292,8 @@ def quantile(obj, q=0.5, axis=0, numeric_only=False, interpolation="linear", met
             kernel(meta)
             return map_chunks(kernel, (obj,), label="md.quantile", meta=kernel(sample_of(meta)).iloc[:0])
     meta.quantile(**kw)  # pandas' errors: q out of range, bad interpolation, non-numeric columns
+    if method != "single":
+        raise NotImplementedError("quantile(method='table') is not supported")
     sample = _typed_sample(meta, "quantile", kw)
     listed = pd.api.types.is_list_like(q)
     if isinstance(obj, DataFrame):
