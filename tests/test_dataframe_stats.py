@@ -195,6 +195,23 @@ def test_quantile_of_extension_and_filtered_data():
     assert_eq(md.DataFrame(empty, chunk_size=3)[["f"]].quantile(0.5), empty[["f"]].quantile(0.5))
 
 
+@pytest.mark.parametrize("interpolation", ["linear", "lower", "nearest", "midpoint"])
+def test_quantile_of_datetimes(interpolation):
+    rs = np.random.RandomState(8)
+    frame = pd.DataFrame({"t": pd.Timestamp("2020-01-01") + pd.to_timedelta(rs.randint(0, 10**6, 41), unit="s"),
+                          "x": rs.rand(41)})
+    frame.loc[[3, 7], "t"] = pd.NaT
+    frame["d"] = frame["t"] - pd.Timestamp("2019-01-01")
+    m = md.DataFrame(frame, chunk_size=7)
+    for q in (0.3, [0.1, 0.5, 0.77]):
+        assert_eq(m.quantile(q, interpolation=interpolation), frame.quantile(q, interpolation=interpolation))
+    for col in ("t", "d"):
+        assert_eq(m[col].quantile([0.2, 0.9], interpolation=interpolation),
+                  frame[col].quantile([0.2, 0.9], interpolation=interpolation))
+        assert _value(m[col].quantile(0.3, interpolation=interpolation)) == \
+            frame[col].quantile(0.3, interpolation=interpolation)
+
+
 def _tiled_ops(obj):
     from mars_on_ray.core.graph import topo_order
 

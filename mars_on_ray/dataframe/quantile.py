@@ -37,6 +37,9 @@ def column_values(col: pd.Series) -> np.ndarray:
     """The non-missing values of a column as a NumPy array of pandas' computing dtype."""
     if isinstance(col.dtype, np.dtype) and col.dtype.kind in "iub":
         return col.to_numpy()
+    if isinstance(col.dtype, np.dtype) and col.dtype.kind in "mM":  # as pandas: on the int64 view
+        values = col.to_numpy()
+        return values[~np.isnat(values)].view(np.int64)
     if isinstance(col.dtype, np.dtype) and col.dtype.kind == "f":
         values = col.to_numpy()
         return values[~np.isnan(values)]
@@ -157,7 +160,7 @@ class QFinal(Operand):
 
     def execute(self, *extracts):
         results = []
-        for i, (n, nans, lookups, dtype) in enumerate(self.plan):
+        for i, (n, nans, lookups, dtype, cast) in enumerate(self.plan):
             stat, gathered = {}, {}
             for rank, spec in lookups:
                 if spec[0] == "value":
@@ -170,6 +173,9 @@ class QFinal(Operand):
             res = from_order_stats(n, stat, self.qs, self.method, dtype)
             if nans and not self.skipna:
                 res = np.full(len(res), np.nan)
+            if cast is not None:  # datetimes: percentiles of the int64 view, cast back like pandas
+                res = np.where(np.isnan(res), np.iinfo(np.int64).min, res).astype(np.int64).view(cast) \
+                    if res.dtype.kind == "f" else res.view(cast)
             results.append(res)
         return shape_result(results, self.qs, self.layout, self.result_meta.value)
 
@@ -178,12 +184,14 @@ def shape_result(columns: list, qs, layout: str, meta):
     """Per-column quantile arrays laid out like pandas' result ``meta``."""
     if layout == "scalar":
         dtype = scalar_dtype(meta)
+        if columns[0].dtype.kind in "mM":
+            return pd.Series(columns[0]).iloc[0]
         return columns[0][0] if dtype == object else np.asarray(columns[0][0], dtype=dtype)[()]
     if layout == "series_list":
         return pd.Series(columns[0], index=pd.Index(np.asarray(qs, dtype=np.float64)),
                          name=meta.name).astype(meta.dtype)
     if layout == "frame_scalar":
-        values = np.array([c[0] for c in columns], dtype=object)
+        values = np.array([pd.Series(c).iloc[0] for c in columns], dtype=object)
         return pd.Series(values, index=meta.index, name=meta.name).astype(meta.dtype)
     index = pd.Index(np.asarray(qs, dtype=np.float64))
     data = {j: pd.Series(c, index=index).astype(t) for j, (c, t) in enumerate(zip(columns, meta.dtypes))}
@@ -244,6 +252,8 @@ class Quantile(Operand):
         counted = yield from ctx.values(counters)
         plan, wanted_all = [], []
         dtypes = [s[0][1].dtype for s in zip(*sampled)]
+        kinds = [t if getattr(t, "kind", "O") in "mM" and isinstance(t, np.dtype) else None
+                 for t in as_frame(out.inputs[0].meta).dtypes]
         for j in range(ncols):
             counts = np.sum([c[j][0] for c in counted], axis=0)
             equal = np.sum([c[j][1] for c in counted], axis=0)
@@ -251,7 +261,7 @@ class Quantile(Operand):
             n, wanted = int(counts.sum()), []
             lookups = tuple((r, _lookup(r, counts, equal, bounds[j], wanted))
                             for r in needed_ranks(n, self.qs, self.method))
-            plan.append((n, nans, lookups, dtypes[j]))
+            plan.append((n, nans, lookups, dtypes[j], kinds[j]))
             wanted_all.append(tuple(wanted))
         extracts = [ChunkData(QExtract(bounds=bounds, wanted=tuple(wanted_all)), [c], (math.nan,), None, (i,))
                     for i, c in enumerate(chunks)]
