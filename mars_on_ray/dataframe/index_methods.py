@@ -101,12 +101,18 @@ def index_map(obj, mapper, na_action=None, dtype=None):
     meta = obj.data.meta
     if dtype is not None:
         dtype = pd.api.types.pandas_dtype(dtype)
-    if pd.api.types.is_dict_like(mapper) and len(mapper):
-        keys = mapper.index if isinstance(mapper, pd.Series) else list(mapper)
-        sample = pd.Index(keys[:1], name=meta.name)
+        out = pd.Index([], dtype=dtype, name=meta.name)
     else:
-        sample = pd.Index(sample_of(pd.Series([], dtype=meta.dtype)).array, name=meta.name)
-    out = _map(sample, mapper, na_action, dtype)[:0]
+        if pd.api.types.is_dict_like(mapper) and len(mapper):
+            keys = mapper.index if isinstance(mapper, pd.Series) else list(mapper)
+            sample = pd.Index(keys[:1], name=meta.name)
+        else:
+            sample = pd.Index(sample_of(pd.Series([], dtype=meta.dtype)).array, name=meta.name)
+        try:
+            out = _map(sample, mapper, na_action, None)[:0]
+        except Exception as exc:
+            raise ValueError(f"cannot infer the labels' dtype by mapping the sample label "
+                             f"{sample[0]!r} ({type(exc).__name__}: {exc}); pass dtype=") from exc
     return map_chunks(_map, (obj, mapper, na_action, dtype), label="md.map", meta=out)
 
 
