@@ -142,9 +142,6 @@ def test_drop_empty(m):
 # --- assign / insert / copy / select_dtypes -----------------------------------------------------
 
 def test_assign(m, df):
-    def expected(frame, **kw):
-        return frame.assign(**kw)
-
     assert_eq(m.assign(z=1, w="t"), df.assign(z=1, w="t"))
     assert_eq(m.assign(z=lambda x: x["a"] * 2, y=lambda x: x["z"] + x["b"]),
               df.assign(z=lambda x: x["a"] * 2, y=lambda x: x["z"] + x["b"]))
