@@ -409,3 +409,15 @@ def test_frames_from_tensors_and_index():
     assert_eq(md.series_from_index(pd.Index([3, 1])), pd.Index([3, 1]).to_series())
     with pytest.raises(ValueError):
         md.series_from_tensor(tx)
+
+
+def test_multiindex_levels():
+    frame = pd.DataFrame({"a": [1, 1, 2, 2, 3, 3, 4], "b": list("xyxyxyx"), "v": range(7)}).set_index(["a", "b"])
+    m = md.DataFrame(frame, chunk_size=3)
+    for op in (lambda x: x.drop(2, level="a"), lambda x: x.drop((1, "y")), lambda x: x.drop("y", level=1),
+               lambda x: x.drop([(1, "y"), (3, "x")]), lambda x: x.rename(index={"x": "X"}, level="b"),
+               lambda x: x.rename(index={2: 20}, level=0, errors="raise"), lambda x: x["v"].drop(1, level=0),
+               lambda x: x.rename_axis(["A", "B"]), lambda x: x.reset_index(level="b")):
+        assert_eq(op(m), op(frame))
+    with pytest.raises(KeyError, match="not found in level"):
+        _value(m.drop(9, level="a"))

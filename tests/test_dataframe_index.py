@@ -190,3 +190,10 @@ def test_rename_inplace():
     assert_eq(idx, p.rename("z"))
     assert idx.set_names("w", inplace=True) is None
     assert_eq(idx, p.rename("w"))
+
+
+def test_to_series_with_other_labels():
+    idx, p = _lazy_index(list("abcdefg"), chunk_size=3, name="k")
+    assert_eq(idx.to_series(index=range(10, 17)), p.to_series(index=range(10, 17)))
+    assert_eq(idx.to_series(index=list("ABCDEFG"), name="v"), p.to_series(index=list("ABCDEFG"), name="v"))
+    assert_eq(idx.copy(), p.copy())

@@ -75,6 +75,8 @@ class CheckedMap(MapChunks):
         hit = np.logical_or.reduce([np.asarray(f, dtype=bool) for f in found]) if found else \
             np.zeros(len(self.labels), dtype=bool)
         missing = self.labels[~hit]
+        if len(missing) and self.level is not None:
+            raise KeyError(f"labels {list(missing)} not found in level")
         if len(missing):
             raise KeyError(_NOT_FOUND.format(list(missing)))
         return (yield from super().tile(ctx, out))
@@ -140,8 +142,13 @@ def _drop(obj, kwargs):
     return obj.drop(**kwargs, errors="ignore")
 
 
-@uses(_drop, rows=lambda node: "same" if node.op.args[1].get("index") is None else "subset",
-      passthrough=True)
+def _drop_rows(node):
+    if isinstance(node.op, CheckedMap):
+        return None  # every label must be found: no row rewrite may pass through
+    return "same" if node.op.args[1].get("index") is None else "subset"
+
+
+@uses(_drop, rows=_drop_rows, passthrough=True)
 def _drop_columns(node, needed):
     return same_as_output(node, needed)
 
