@@ -24,3 +24,4 @@ from .plotting import *  # noqa: F401,F403
 from .rules import column_pruning, limit_pushdown, predicate_pushdown  # noqa: F401  (register the rules)
 from .transpose import *  # noqa: F401,F403
 from .dummies import *  # noqa: F401,F403
+from .raydata import *  # noqa: F401,F403
