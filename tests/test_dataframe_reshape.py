@@ -269,3 +269,45 @@ def test_rebalance_makes_even_chunks(df):
     assert_eq(m.rebalance(factor=1.5), df)
     with pytest.raises(ValueError):
         m.rebalance(num_partitions=0)
+
+
+# -- pivot_table -----------------------------------------------------------------------------------
+@pytest.fixture
+def sales():
+    rs = np.random.RandomState(4)
+    n = 61
+    frame = pd.DataFrame({"k": rs.choice(["a", "b", "c", "d"], n), "j": rs.randint(0, 3, n),
+                          "c": rs.choice(["x", "y", "z"], n), "v": rs.rand(n), "w": rs.randint(0, 10, n),
+                          "n": np.nan})
+    frame.loc[[3, 9, 40], "k"] = None  # missing keys are dropped, as by groupby
+    frame.loc[frame["c"] == "z", "v"] = np.nan  # an all-NaN block of the table
+    return frame
+
+
+PIVOTS = [dict(index="k", columns="c", values="v"), dict(index=["k", "j"], columns="c", values=["v", "w"]),
+          dict(index="k", columns=["c", "j"], values=["v", "w"], aggfunc="sum"),
+          dict(index="k", columns="c", values="w", aggfunc="sum", fill_value=0),
+          dict(index="j", columns="c", values="v", aggfunc=["mean", "max"]),
+          dict(index="k", values=["v", "w"], aggfunc={"v": "mean", "w": "max"}),
+          dict(index="k", columns="c", values="w", aggfunc="count"),
+          dict(index="k", columns="j", values="v", aggfunc="median"),
+          dict(index="k", columns="c", values="v", dropna=False),
+          dict(index="k", columns="c", values=["v", "n"])]
+
+
+@pytest.mark.parametrize("kwargs", PIVOTS, ids=repr)
+def test_pivot_table(sales, kwargs):
+    m = md.DataFrame(sales, chunk_size=7)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", FutureWarning)
+        expected = pd.pivot_table(sales, **kwargs)
+        assert_eq(md.pivot_table(m, **kwargs), expected)
+        assert_eq(m[m["w"] > 2].pivot_table(**kwargs), sales[sales["w"] > 2].pivot_table(**kwargs))
+
+
+def test_pivot_table_bad_input(sales):
+    m = md.DataFrame(sales, chunk_size=7)
+    with pytest.raises(KeyError):
+        m.pivot_table(index="zz", columns="c", values="v")
+    with pytest.raises(NotImplementedError):
+        m.pivot_table(index="k", columns="c", values="v", margins=True)

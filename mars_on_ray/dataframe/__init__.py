@@ -25,3 +25,4 @@ from .rules import column_pruning, limit_pushdown, predicate_pushdown  # noqa: F
 from .transpose import *  # noqa: F401,F403
 from .dummies import *  # noqa: F401,F403
 from .raydata import *  # noqa: F401,F403
+from .pivot import *  # noqa: F401,F403
