@@ -240,6 +240,12 @@ def test_dot_with_arrays(mats):
     assert_eq(mx.dot(mt.tensor(arr, chunk_size=2)), x.dot(arr))
     assert_eq(mx.dot(arr), x.dot(arr))
     assert_eq(mx.dot(arr[:, 0]), x.dot(arr[:, 0]))
+    s = md.Series(x["w"], chunk_size=6)
+    ints = np.arange(23 * 3).reshape(23, 3)
+    assert_eq(s.dot(mt.tensor(ints, chunk_size=(5, 2))), x["w"].dot(ints))
+    assert_eq(s @ ints[:, 0], x["w"] @ ints[:, 0])
+    assert_eq(s[s > 0.5].dot(np.ones(int((x["w"] > 0.5).sum()))), x["w"][x["w"] > 0.5].dot(
+        np.ones(int((x["w"] > 0.5).sum()))))
 
 
 def test_dot_bad_shapes_raise_like_pandas(mats):
@@ -253,6 +259,8 @@ def test_dot_bad_shapes_raise_like_pandas(mats):
         md.Series(x["w"]).dot(md.Series(x["w"].iloc[:5]))
     with pytest.raises(TypeError):
         mx.dot("abc")
+    with pytest.raises(ValueError):
+        md.Series(x["w"]).dot(np.ones(5))
 
 
 # -- rebalance -------------------------------------------------------------------------------------

@@ -47,8 +47,11 @@ def _describe(frame):
     return len(frame), int(frame.memory_usage(index=True, deep=False).sum()), frame.iloc[:0]
 
 
-def read_ray_dataset(ds, columns=None):
-    """A DataFrame over a ``ray.data.Dataset``: one chunk per block, read where it is."""
+def read_ray_dataset(ds, columns=None, incremental_index=True):
+    """A DataFrame over a ``ray.data.Dataset``: one chunk per block, read where it is.
+
+    Rows are numbered 0..n-1 as ``ds.to_pandas()`` numbers them (``incremental_index`` is
+    accepted for Mars' signature; the index is always incremental)."""
     import ray
 
     refs = list(ds.to_pandas_refs())
