@@ -319,3 +319,30 @@ def test_pivot_table_bad_input(sales):
         m.pivot_table(index="zz", columns="c", values="v")
     with pytest.raises(NotImplementedError):
         m.pivot_table(index="k", columns="c", values="v", margins=True)
+
+
+@pytest.fixture
+def long():
+    rs = np.random.RandomState(5)
+    frame = pd.DataFrame({"k": np.repeat(list("abcdefg"), 3), "c": ["x", "y", "z"] * 7, "v": rs.rand(21),
+                          "w": rs.randint(0, 9, 21)}, index=[f"i{i}" for i in range(21)])
+    return frame.drop(["i4", "i11"])  # combinations missing from the table
+
+
+@pytest.mark.parametrize("kwargs", [dict(index="k", columns="c", values="v"), dict(index="k", columns="c"),
+                                    dict(index="k", columns="c", values=["w", "v"]),
+                                    dict(index=["k", "w"], columns="c", values="v")], ids=repr)
+def test_pivot(long, kwargs):
+    m = md.DataFrame(long, chunk_size=4)
+    assert_eq(m.pivot(**kwargs), long.pivot(**kwargs))
+    assert_eq(md.pivot(m, **kwargs), pd.pivot(long, **kwargs))
+
+
+def test_pivot_duplicate_entries_raise_like_pandas(long):
+    bad = pd.concat([long, long.iloc[:1]])
+    with pytest.raises(ValueError):
+        bad.pivot(index="k", columns="c", values="v")
+    with pytest.raises(ValueError):
+        md.DataFrame(bad, chunk_size=4).pivot(index="k", columns="c", values="v")
+    with pytest.raises(KeyError):
+        md.DataFrame(long).pivot(index="k", columns="zz")

@@ -18,7 +18,7 @@ from .blockwise import row_chunks, rows_grid
 from .core import DataFrame, methods, new_frame
 from .groupby import RowShuffleMap
 
-__all__ = ["pivot_table"]
+__all__ = ["pivot_table", "pivot"]
 
 
 def _as_list(keys) -> list:
@@ -37,6 +37,8 @@ class PivotRows(Operand):
             warnings.simplefilter("ignore", FutureWarning)
             if self.stage == "reduce":
                 rows = values[0] if len(values) == 1 else pd.concat(values)
+                if "aggfunc" not in self.kwargs:
+                    return rows.pivot(**self.kwargs)
                 return pd.pivot_table(rows, **self.kwargs)
             return _join(values, self.kwargs)
 
@@ -56,6 +58,8 @@ def _join(parts, kwargs):
         for col in table.columns:
             if table[col].dtype != dtypes[col] and table[col].notna().all():
                 table[col] = table[col].astype(dtypes[col])
+    if "aggfunc" not in kwargs:  # pivot: a block per value column, in the frame's order
+        return _sort_columns(table, isinstance(table.columns, pd.MultiIndex)).sort_index()
     return _sort_columns(table, isinstance(kwargs["aggfunc"], list)).sort_index()
 
 
@@ -111,3 +115,21 @@ def pivot_table(data, values=None, index=None, columns=None, aggfunc="mean", fil
     from .datasource import from_pandas
 
     return from_pandas(compute_now(lazy))
+
+
+@methods(DataFrame)
+def pivot(data, *, columns, index=None, values=None):
+    """Reshape by ``index`` / ``columns`` values without aggregating (computed now: its
+    columns are values of the data); duplicate entries raise pandas' ValueError."""
+    from .datasource import from_pandas
+    from .transpose import compute_now
+
+    meta = data.data.meta
+    kwargs = {"columns": columns, "index": index, "values": values}
+    kwargs = {k: v for k, v in kwargs.items() if v is not None}
+    meta.pivot(**kwargs)  # pandas' errors (missing columns)
+    keys = _as_list(index)
+    if not keys:
+        raise NotImplementedError("pivot needs index= column labels")
+    op = PivotTable(kwargs=kwargs, index=tuple(keys), label="md.pivot")
+    return from_pandas(compute_now(new_frame(op, [data], math.nan, meta.iloc[:0, :0])))
