@@ -16,7 +16,9 @@ from ..core.entity import ChunkData
 from ..core.operand import Operand
 from .blockwise import row_chunks, rows_grid
 from .core import DataFrame, methods, new_frame
+from .datasource import from_pandas
 from .groupby import RowShuffleMap
+from .reshape import compute_now
 
 __all__ = ["pivot_table", "pivot"]
 
@@ -93,8 +95,6 @@ class PivotTable(Operand):
 def pivot_table(data, values=None, index=None, columns=None, aggfunc="mean", fill_value=None,
                 margins=False, dropna=True, margins_name="All", observed=None, sort=True):
     """A spreadsheet-style pivot table (computed now: its columns are values of the data)."""
-    from .transpose import compute_now
-
     kwargs = {"values": values, "index": index, "columns": columns, "aggfunc": aggfunc,
               "fill_value": fill_value, "dropna": dropna, "sort": sort}
     if observed is not None:
@@ -112,8 +112,6 @@ def pivot_table(data, values=None, index=None, columns=None, aggfunc="mean", fil
         raise NotImplementedError("pivot_table needs index= column labels")
     op = PivotTable(kwargs=kwargs, index=tuple(keys), label="md.pivot_table")
     lazy = new_frame(op, [data], math.nan, meta.iloc[:0, :0])
-    from .datasource import from_pandas
-
     return from_pandas(compute_now(lazy))
 
 
@@ -121,9 +119,6 @@ def pivot_table(data, values=None, index=None, columns=None, aggfunc="mean", fil
 def pivot(data, *, columns, index=None, values=None):
     """Reshape by ``index`` / ``columns`` values without aggregating (computed now: its
     columns are values of the data); duplicate entries raise pandas' ValueError."""
-    from .datasource import from_pandas
-    from .transpose import compute_now
-
     meta = data.data.meta
     kwargs = {"columns": columns, "index": index, "values": values}
     kwargs = {k: v for k, v in kwargs.items() if v is not None}

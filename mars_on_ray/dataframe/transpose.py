@@ -17,17 +17,9 @@ from ..core.operand import Operand
 from ..tensor.core import Tensor, as_tensor, new_tensor
 from .blockwise import In, MapChunks, map_chunks, row_chunks, rows_grid, sample_of
 from .core import DataFrame, Index, Series, methods, new_frame
-from .reshape import FrameMeta, conform
+from .reshape import FrameMeta, compute_now, conform
 
 __all__: list[str] = []
-
-
-def compute_now(obj):
-    """The value of a small lazy object, computed now (on the default session, or in this
-    process when there is none): what pandas knows when the call returns must be known."""
-    from .accessors import learn
-
-    return learn(obj)
 
 
 # -- transpose -----------------------------------------------------------------------------------
@@ -90,7 +82,7 @@ def _transposed_meta(meta: pd.DataFrame, index: pd.Index) -> pd.DataFrame:
 @methods(DataFrame)
 def transpose(frame, *args, copy=False):
     """Rows as columns and columns as rows (the index is computed now: it names the columns)."""
-    index = compute_now(frame.index)
+    index = compute_now(frame.index, frame)
     meta = _transposed_meta(frame.data.meta, index)
     return new_frame(Transpose(label="md.transpose"), [frame], len(frame.data.meta.columns), meta)
 
