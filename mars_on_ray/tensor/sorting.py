@@ -1,0 +1,265 @@
+"""sort, argsort, partition, argpartition.
+
+Along an axis held by one chunk, each chunk is sorted on its own. A 1-D tensor in several
+chunks is sorted by parallel sorting by regular sampling (PSRS): every chunk sorts itself and
+sends a regular sample; the samples give split points; each chunk splits its sorted run by them
+and partition j merges the j-th pieces, so partitions in order are the sorted whole; they are
+re-split to the input's chunk sizes. Ties keep their original order (a stable sort), so
+``argsort`` equals NumPy's ``kind='stable'``. An n-D tensor chunked along the sort axis is
+rechunked to whole lanes along that axis (its other axes stay split, one task per block).
+"""
+from __future__ import annotations
+
+import math
+
+import numpy as np
+from numpy.lib.array_utils import normalize_axis_index
+
+from ..core.blockwise import offsets
+from ..core.entity import ChunkData, Tiled, chunk_grid
+from ..core.operand import Operand
+from .core import as_tensor, new_tensor, tensor_meta
+from .rechunk import rechunk_tiled
+
+__all__ = ["sort", "argsort", "partition", "argpartition"]
+
+NAN = float("nan")
+
+
+def sample_input(a) -> np.ndarray:
+    """A tiny array of ``a``'s dtype and rank (axes of length 0 kept) for NumPy's checks."""
+    return np.zeros(tuple(0 if s == 0 else 1 for s in a.shape), dtype=a.dtype)
+
+
+def _is_unknown(s) -> bool:
+    return isinstance(s, float) and math.isnan(s)
+
+
+# --- chunk kernels ------------------------------------------------------------------------------
+
+class SortChunk(Operand):
+    """One chunk holding whole lanes along ``axis``: NumPy's sort/argsort/(arg)partition."""
+
+    _params = ("which", "axis", "kind", "order", "kth")
+
+    def execute(self, x):
+        if self.which == "sort":
+            return np.sort(x, axis=self.axis, kind=self.kind, order=self.order)
+        if self.which == "argsort":
+            return np.argsort(x, axis=self.axis, kind="stable", order=self.order)
+        func = np.partition if self.which == "partition" else np.argpartition
+        return func(x, self.kth, axis=self.axis, order=self.order)
+
+
+class LocalSort(Operand):
+    """PSRS step 1: (sorted run, regular sample[, global indices of the run])."""
+
+    _params = ("n_samples", "offset", "with_indices")
+
+    @property
+    def n_outputs(self) -> int:  # type: ignore[override]
+        return 3 if self.with_indices else 2
+
+    def execute(self, x):
+        order = np.argsort(x, kind="stable")
+        run = x[order]
+        picks = np.linspace(0, len(run) - 1, min(self.n_samples, len(run))).round().astype(np.intp)
+        if not self.with_indices:
+            return run, run[picks]
+        return run, run[picks], order + self.offset
+
+
+class SplitRun(Operand):
+    """PSRS step 2: a sorted run cut at the split points (ties go left of a split point)."""
+
+    _params = ("pivots", "n", "with_indices")
+    fusable = False
+
+    @property
+    def n_outputs(self) -> int:  # type: ignore[override]
+        return 2 * self.n if self.with_indices else self.n
+
+    def execute(self, run, indices=None):
+        cuts = [0, *np.searchsorted(run, self.pivots, side="right"), len(run)]
+        pieces = [run[cuts[j]:cuts[j + 1]] for j in range(self.n)]
+        if self.with_indices:
+            pieces += [indices[cuts[j]:cuts[j + 1]] for j in range(self.n)]
+        return tuple(pieces)
+
+
+class MergeRuns(Operand):
+    """PSRS step 3: the j-th pieces of every run, in run order, merged stably."""
+
+    _params = ("with_indices",)
+
+    @property
+    def n_outputs(self) -> int:  # type: ignore[override]
+        return 2 if self.with_indices else 1
+
+    def execute(self, *pieces):
+        if not self.with_indices:
+            return np.sort(np.concatenate(pieces), kind="stable")
+        half = len(pieces) // 2
+        values = np.concatenate(pieces[:half])
+        order = np.argsort(values, kind="stable")
+        return values[order], np.concatenate(pieces[half:])[order]
+
+
+def pick_pivots(samples: list[np.ndarray], n: int) -> np.ndarray:
+    """``n - 1`` split points at regular positions of all samples, sorted."""
+    values = np.sort(np.concatenate(samples)) if samples else np.array([])
+    if len(values) == 0:
+        return values
+    return values[[min(len(values) - 1, k * len(values) // n) for k in range(1, n)]]
+
+
+def psrs(tiled: Tiled, dtype, with_values=True, with_indices=False):
+    """Sort a 1-D tiled tensor (known shapes) across its chunks; a generator returning
+    ``(values Tiled or None, indices Tiled or None)`` split like the input."""
+    chunks = list(tiled.chunks)
+    n = len(chunks)
+    starts = offsets(tiled.nsplits[0])
+    vmeta, imeta = tensor_meta(dtype, 1), tensor_meta(np.intp, 1)
+    runs, samples, idx = [], [], []
+    for i, c in enumerate(chunks):
+        op = LocalSort(n_samples=n, offset=int(starts[i]), with_indices=with_indices, label="mt.sort")
+        runs.append(ChunkData(op, [c], c.shape, vmeta, (i,), 0))
+        samples.append(ChunkData(op, [c], (NAN,), vmeta, (i,), 1))
+        if with_indices:
+            idx.append(ChunkData(op, [c], c.shape, imeta, (i,), 2))
+    pivots = pick_pivots((yield from _values(samples)), n)
+    pieces = []
+    for i in range(n):
+        op = SplitRun(pivots=pivots, n=n, with_indices=with_indices, label="mt.sort")
+        inputs = [runs[i], idx[i]] if with_indices else [runs[i]]
+        outs = [ChunkData(op, inputs, (NAN,), vmeta, (i,), j) for j in range(n)]
+        if with_indices:
+            outs += [ChunkData(op, inputs, (NAN,), imeta, (i,), n + j) for j in range(n)]
+        pieces.append(outs)
+    merged_v, merged_i = [], []
+    for j in range(n):
+        op = MergeRuns(with_indices=with_indices, label="mt.sort")
+        inputs = [p[j] for p in pieces] + ([p[n + j] for p in pieces] if with_indices else [])
+        merged_v.append(ChunkData(op, inputs, (NAN,), vmeta, (j,), 0))
+        if with_indices:
+            merged_i.append(ChunkData(op, inputs, (NAN,), imeta, (j,), 1))
+    shapes = yield merged_v
+    sizes = tuple(int(s[0]) for s in shapes)
+    result = []
+    for merged, want in ((merged_v, with_values), (merged_i, with_indices)):
+        if not want:
+            result.append(None)
+            continue
+        grid = chunk_grid((n,))
+        for j, c in enumerate(merged):
+            grid[j] = c.with_shape((sizes[j],))
+        result.append(rechunk_tiled(Tiled(grid, (sizes,)), tiled.nsplits))
+    return tuple(result)
+
+
+def _values(chunks):
+    from ..core.tiling import TileContext
+
+    return (yield from TileContext.values(chunks))
+
+
+# --- the operand --------------------------------------------------------------------------------
+
+class TensorSort(Operand):
+    """sort / argsort / partition / argpartition of one tensor along ``axis``."""
+
+    _params = ("which", "axis", "kind", "order", "kth")
+
+    def tile(self, ctx, out):
+        inp = out.inputs[0]
+        tiled = ctx[inp]
+        axis = self.axis
+        if len(tiled.nsplits[axis]) > 1 or any(map(_is_unknown, tiled.nsplits[axis])):
+            tiled = yield from ctx.known(inp)
+        if len(tiled.nsplits[axis]) > 1:
+            if inp.ndim == 1 and self.order is None:
+                want_idx = self.which in ("argsort", "argpartition")
+                values, indices = yield from psrs(tiled, inp.dtype, not want_idx, want_idx)
+                result = indices if want_idx else values
+                return result
+            splits = list(tiled.nsplits)
+            splits[axis] = (int(sum(splits[axis])),)
+            tiled = rechunk_tiled(tiled, splits)
+        grid = chunk_grid(tiled.chunks.shape)
+        for idx, c in np.ndenumerate(tiled.chunks):
+            op = SortChunk(which=self.which, axis=axis, kind=self.kind, order=self.order,
+                           kth=self.kth, label=self.label)
+            grid[idx] = ChunkData(op, [c], c.shape, out.meta, idx)
+        return Tiled(grid, tiled.nsplits)
+
+
+def _prepare(a, axis):
+    a = as_tensor(a)
+    if axis is None:
+        from .reshape import ravel
+
+        a, axis = ravel(a), 0
+    else:
+        axis = normalize_axis_index(axis, a.ndim)
+    return a, axis
+
+
+def _sort_like(which, a, axis, kind=None, order=None, kth=None, stable=None):
+    a = as_tensor(a)
+    sample = sample_input(a)
+    if which in ("sort", "argsort"):
+        getattr(np, which)(sample, axis=axis, kind=kind, order=order, stable=stable)
+    elif axis is not None:
+        normalize_axis_index(axis, a.ndim)
+    a, axis = _prepare(a, axis)
+    if kth is not None:
+        kth = _check_kth(kth, a.shape[axis])
+    dtype = np.intp if which.startswith("arg") else a.dtype
+    op = TensorSort(which=which, axis=axis, kind=kind, order=order, kth=kth, label=f"mt.{which}")
+    return new_tensor(op, [a], a.shape, dtype)
+
+
+def _check_kth(kth, n):
+    kth = np.asarray(kth)
+    if not np.issubdtype(kth.dtype, np.integer):
+        raise TypeError("Partition index must be integer")
+    if kth.ndim > 1:
+        raise ValueError("kth array must have dimension <= 1")
+    if not _is_unknown(n):
+        for k in kth.reshape(-1):
+            if not -n <= k < n:
+                raise ValueError(f"kth(={k}) out of bounds ({n})")
+    return int(kth) if kth.ndim == 0 else tuple(int(k) for k in kth)
+
+
+def sort(a, axis=-1, kind=None, order=None, *, stable=None):
+    """A sorted copy of ``a`` along ``axis`` (None: flattened); ties keep their order."""
+    return _sort_like("sort", a, axis, kind, order, stable=stable)
+
+
+def argsort(a, axis=-1, kind=None, order=None, *, stable=None):
+    """The indices that sort ``a`` along ``axis``; always stable (ties in original order),
+    NumPy's ``kind='stable'`` result whatever ``kind`` says."""
+    return _sort_like("argsort", a, axis, kind, order, stable=stable)
+
+
+def partition(a, kth, axis=-1, kind="introselect", order=None):
+    """``a`` partitioned around ``kth``: the value at ``kth`` is where sorting puts it, smaller
+    ones before, larger after. Along an axis held by one chunk this is NumPy's own
+    ``partition``; along a chunked axis it is the sorted array (also a valid partition)."""
+    return _sort_like("partition", a, axis, kind, order, kth=kth)
+
+
+def argpartition(a, kth, axis=-1, kind="introselect", order=None):
+    """The indices that partition ``a`` around ``kth`` (see :func:`partition`)."""
+    return _sort_like("argpartition", a, axis, kind, order, kth=kth)
+
+
+def sort_inplace(t, axis=-1, kind=None, order=None, *, stable=None):
+    """``Tensor.sort``: sorts the tensor in place (it then stands for the sorted value)."""
+    t.data = sort(t, axis, kind, order, stable=stable).data
+
+
+def partition_inplace(t, kth, axis=-1, kind="introselect", order=None):
+    """``Tensor.partition``: partitions the tensor in place."""
+    t.data = partition(t, kth, axis, kind, order).data

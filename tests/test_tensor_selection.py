@@ -1,0 +1,116 @@
+"""topk / argtopk, quantile / percentile / median (every method) against NumPy."""
+import warnings
+
+import numpy as np
+import pytest
+
+import mars_on_ray.tensor as mt
+from mars_on_ray.testing import assert_eq
+
+RS = np.random.RandomState(1)
+X1 = RS.randint(0, 20, size=41).astype(float)
+XN = X1.copy()
+XN[[4, 30]] = np.nan
+X2 = RS.rand(7, 9)
+X2N = X2.copy()
+X2N[2, 3] = np.nan
+METHODS = ["linear", "lower", "higher", "midpoint", "nearest", "inverted_cdf",
+           "averaged_inverted_cdf", "closest_observation", "interpolated_inverted_cdf", "hazen",
+           "weibull", "median_unbiased", "normal_unbiased"]
+
+
+def _stable_top(x, k, axis, largest):
+    """Best first, ties by index, NaN ranking as the largest value (NumPy's sort order)."""
+    moved = np.moveaxis(x, axis, -1)
+    order = np.argsort(moved, axis=-1, kind="stable")
+    if largest:
+        n = moved.shape[-1]
+        order = n - 1 - np.flip(np.argsort(np.flip(moved, -1), axis=-1, kind="stable"), -1)
+    order = order[..., :k]
+    return (np.moveaxis(np.take_along_axis(moved, order, -1), -1, axis),
+            np.moveaxis(order, -1, axis))
+
+
+@pytest.mark.parametrize("k", [1, 3, 41])
+@pytest.mark.parametrize("largest", [True, False])
+@pytest.mark.parametrize("data", [X1, XN])
+def test_topk_1d(k, largest, data):
+    t = mt.tensor(data, chunk_size=4)
+    values, index = _stable_top(data, k, 0, largest)
+    assert_eq(mt.topk(t, k, largest=largest), values)
+    v, i = mt.topk(t, k, largest=largest, return_index=True)
+    assert_eq(v, values)
+    assert_eq(i, index)
+    assert_eq(mt.argtopk(t, k, largest=largest), index)
+
+
+@pytest.mark.parametrize("axis", [0, 1, -1])
+def test_topk_2d(axis):
+    t = mt.tensor(X2N, chunk_size=(3, 2))
+    values, index = _stable_top(X2N, 2, axis, True)
+    assert_eq(mt.topk(t, 2, axis=axis), values)
+    assert_eq(mt.argtopk(t, 2, axis=axis, largest=False), _stable_top(X2N, 2, axis, False)[1])
+    flat_values, _ = _stable_top(X2N.ravel(), 5, 0, True)
+    assert_eq(mt.topk(t, 5, axis=None), flat_values)
+
+
+def test_topk_errors():
+    t = mt.tensor(X1, chunk_size=4)
+    with pytest.raises(ValueError):
+        mt.topk(t, 42)
+    with pytest.raises(ValueError):
+        mt.topk(t, 0)
+    with pytest.raises(np.exceptions.AxisError):
+        mt.topk(t, 1, axis=1)
+
+
+@pytest.mark.parametrize("method", METHODS)
+@pytest.mark.parametrize("data", [X1, XN, X1.astype(np.int32), X1.astype(np.float32)])
+def test_quantile_methods_1d(method, data):
+    t = mt.tensor(data, chunk_size=7)
+    qs = [0, 0.1, 0.5, 0.77, 1]
+    assert_eq(mt.quantile(t, qs, method=method), np.quantile(data, qs, method=method))
+    assert_eq(mt.quantile(t, 0.3, method=method), np.quantile(data, 0.3, method=method))
+    assert_eq(mt.percentile(t, [33, 99.5], method=method), np.percentile(data, [33, 99.5], method=method))
+
+
+@pytest.mark.parametrize("axis", [0, 1, -1, None, (0, 1)])
+@pytest.mark.parametrize("keepdims", [False, True])
+def test_quantile_axes(axis, keepdims):
+    t = mt.tensor(X2N, chunk_size=(3, 4))
+    assert_eq(mt.median(t, axis=axis, keepdims=keepdims), np.median(X2N, axis=axis, keepdims=keepdims))
+    assert_eq(mt.quantile(t, [0.2, 0.9], axis=axis, keepdims=keepdims),
+              np.quantile(X2N, [0.2, 0.9], axis=axis, keepdims=keepdims))
+    assert_eq(mt.percentile(t, 20, axis=axis, keepdims=keepdims, method="nearest"),
+              np.percentile(X2N, 20, axis=axis, keepdims=keepdims, method="nearest"))
+
+
+@pytest.mark.parametrize("dtype", ["int8", "float16", "float32", "bool"])
+def test_median_dtypes(dtype):
+    x = RS.randint(0, 3, size=(6, 5)).astype(dtype)
+    t = mt.tensor(x, chunk_size=4)
+    for axis in (None, 0, 1):
+        assert_eq(mt.median(t, axis=axis), np.median(x, axis=axis))
+
+
+def test_quantile_edge_cases():
+    z = np.array(3.0)
+    assert_eq(mt.quantile(mt.tensor(z), 0.5), np.quantile(z, 0.5))
+    assert_eq(mt.median(mt.tensor(np.array(4))), np.median(np.array(4)))
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", RuntimeWarning)
+        assert_eq(mt.median(mt.tensor(np.array([]))), np.median(np.array([])))
+    with pytest.raises(IndexError):
+        mt.quantile(mt.tensor(np.array([])), 0.5)
+    t = mt.tensor(X1, chunk_size=7)
+    with pytest.raises(ValueError):
+        mt.quantile(t, 1.5)
+    with pytest.raises(ValueError):
+        mt.percentile(t, -1)
+    with pytest.raises(ValueError):
+        mt.quantile(t, 0.5, method="bogus")
+    with pytest.raises(TypeError):
+        mt.quantile(mt.tensor(X1.astype(complex)), 0.5)
+    filtered = t[t > 5]  # unknown length until executed
+    assert_eq(mt.median(filtered), np.median(X1[X1 > 5]))
+    assert_eq(mt.quantile(filtered, [0.25, 0.75]), np.quantile(X1[X1 > 5], [0.25, 0.75]))
