@@ -104,6 +104,15 @@ class Session:
             values.append(merge_chunks(obj.data.meta, grid))
         return values[0] if len(values) == 1 else values
 
+    def chunk_refs(self, obj: Tileable) -> list:
+        """The ObjectRefs of ``obj``'s chunks in grid order (executing it first if needed),
+        to hand its data to other Ray libraries without fetching it."""
+        self._check_open()
+        if obj.data.key not in self._results:
+            self.execute(obj)
+        keys = list(self._results[obj.data.key].chunk_keys.flat)
+        return ray.get(get_service("storage").get_refs.remote(self.session_id, keys))
+
     def _wait(self, task, task_id: str, nodes, show_progress: bool | None) -> dict:
         bar = None
         started = time.time()
@@ -143,8 +152,12 @@ class Session:
                 continue
             tiled = node.op.tile(TileContext(), node)
             for chunk in tiled.flat:
-                refs[chunk.key] = [ray.put(chunk.op.data)]
-                metas[chunk.key] = value_meta(chunk.op.data)
+                data = chunk.op.data
+                if isinstance(data, ray.ObjectRef):  # already in the object store (Ray Data)
+                    refs[chunk.key], metas[chunk.key] = [data], chunk.op.data_meta
+                    continue
+                refs[chunk.key] = [ray.put(data)]
+                metas[chunk.key] = value_meta(data)
             held[node.key] = [c.key for c in tiled.flat]
             self._results[node.key] = _source_result(node, tiled)
             self._track(node)
