@@ -5,6 +5,8 @@ import numpy as np
 import pytest
 
 import mars_on_ray.tensor as mt
+from mars_on_ray.core.graph import topo_order
+from mars_on_ray.core.local import LocalExecutor
 from mars_on_ray.testing import assert_eq
 
 RS = np.random.RandomState(1)
@@ -114,3 +116,18 @@ def test_quantile_edge_cases():
     filtered = t[t > 5]  # unknown length until executed
     assert_eq(mt.median(filtered), np.median(X1[X1 > 5]))
     assert_eq(mt.quantile(filtered, [0.25, 0.75]), np.quantile(X1[X1 > 5], [0.25, 0.75]))
+
+
+@pytest.mark.filterwarnings("ignore::RuntimeWarning")  # NumPy's own, on inf - inf
+@pytest.mark.parametrize("data", [np.repeat([3.0, 1.0, 2.0], 20), np.full(40, 7), RS.randn(600),
+                                  np.r_[RS.randn(200), [np.inf, -np.inf, np.nan]]])
+@pytest.mark.parametrize("chunk", [3, 41, 700])
+def test_quantile_selection_without_sorting(data, chunk):
+    t = mt.tensor(data, chunk_size=chunk)
+    qs = [0, 0.001, 0.25, 0.5, 0.999, 1]
+    for method in ("linear", "nearest", "midpoint", "inverted_cdf"):
+        assert_eq(mt.quantile(t, qs, method=method), np.quantile(data, qs, method=method))
+    assert_eq(mt.median(t), np.median(data))
+    tiled = LocalExecutor().tile(mt.percentile(t, [1, 50, 99]).data)
+    ops = {type(n.op).__name__ for n in topo_order(tiled.flat)}
+    assert "GatherRanks" in ops and not ops & {"MergeRuns", "SortChunk"}

@@ -15,6 +15,7 @@ from ..core.entity import ChunkData, Tiled, chunk_grid
 from ..core.operand import Operand
 from ..core.reduction import tree_reduce
 from .core import as_tensor, new_tensor, tensor_meta
+from .rankselect import select_ranks
 from .sorting import sort
 
 __all__ = ["topk", "argtopk", "quantile", "percentile", "median"]
@@ -198,10 +199,11 @@ def _stats(q, n, method, dtype) -> np.ndarray:
 
 
 class TensorQuantile(Operand):
-    """Quantiles along ``axis`` of a tensor already sorted along it."""
+    """Quantiles along ``axis`` of a tensor sorted along it, or (``select``) of a 1-D tensor
+    whose needed order statistics are found by exact selection."""
 
-    _params = ("q", "axis", "method", "keepdims", "empty_nan")
-    empty_nan = False
+    _params = ("q", "axis", "method", "keepdims", "empty_nan", "select")
+    empty_nan = select = False
 
     def tile(self, ctx, out):
         inp = out.inputs[0]
@@ -219,7 +221,9 @@ class TensorQuantile(Operand):
         grid = chunk_grid((1,) * nq + tuple(kept))
         for pos in np.ndindex(*moved.shape[:-1]):
             pieces = []
-            for j, c in enumerate(moved[pos]):
+            if self.select and n:
+                pieces.append((yield from select_ranks(tiled, stats, inp.dtype, self.label)))
+            for j, c in enumerate(moved[pos] if not pieces else ()):
                 local = stats[(stats >= starts[j]) & (stats < starts[j + 1])] - starts[j]
                 if len(local) or (not pieces and j == len(moved[pos]) - 1):
                     shape = list(c.shape)
@@ -265,11 +269,11 @@ def _quantile(name, a, q, axis, method, keepdims, weights, median=False, empty_n
     ax = x.ndim - 1 if (axis is None or len(axes) > 1) else axes[0]
     if ndim and a.shape[axes[0]] == 0 and not (median or empty_nan) and all(s == s for s in a.shape):
         raise IndexError(f"index -1 is out of bounds for axis {ax} with size 0")
-    s = sort(x, axis=ax)
+    select = x.ndim == 1  # a whole 1-D tensor: exact selection, no sort
+    s = x if select else sort(x, axis=ax)
     op = TensorQuantile(q=qv, axis=ax, method=None if median else method,
                         keepdims=bool(keepdims) and axis is not None and len(axes) == 1,
-                        empty_nan=empty_nan,
-                        label=f"mt.{name}")
+                        empty_nan=empty_nan, select=select, label=f"mt.{name}")
     rest = list(x.shape)
     del rest[ax]
     shape = np.shape(qv) + tuple(rest)
