@@ -24,7 +24,7 @@ from .core.stored import stored_node
 from .core.tiling import TileContext
 from .core.user import ClientData, Tileable, set_runner
 from .services import ensure_services, get_service
-from .services.registry import reset_handles
+from .services.registry import reset_handles, supervisor
 from .storage.tuning import WorkerTuning
 
 _default_session: "Session | None" = None
@@ -256,11 +256,10 @@ def new_session(address: str | None = None, *, session_id: str | None = None, de
         reset_handles()
         ray.init(address=address, **kwargs)
     try:
-        service = get_service("session")
-    except ValueError:
+        supervisor()
+    except ValueError:  # the first session of this cluster starts the services
         ensure_services()
-        service = get_service("session")
-    session = Session(ray.get(service.create.remote(session_id)))
+    session = Session(ray.get(get_service("session").create.remote(session_id)))
     if session_id is None:
         _created.append(weakref.ref(session))
     if default:
