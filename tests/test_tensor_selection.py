@@ -131,3 +131,16 @@ def test_quantile_selection_without_sorting(data, chunk):
     tiled = LocalExecutor().tile(mt.percentile(t, [1, 50, 99]).data)
     ops = {type(n.op).__name__ for n in topo_order(tiled.flat)}
     assert "GatherRanks" in ops and not ops & {"MergeRuns", "SortChunk"}
+
+
+@pytest.mark.parametrize("k", [1, 5, 50, 299])
+@pytest.mark.parametrize("largest", [True, False])
+@pytest.mark.parametrize("dtype", ["float64", "int16", "bool"])
+def test_topk_many_ties_and_nan(k, largest, dtype):
+    x = RS.randint(0, 5, size=300).astype(float)
+    x[[3, 100, 101]] = np.nan
+    x = x.astype(dtype) if dtype == "float64" else np.nan_to_num(x).astype(dtype)
+    t = mt.tensor(x, chunk_size=37)
+    values, index = _stable_top(x, k, 0, largest)
+    assert_eq(mt.topk(t, k, largest=largest), values)
+    assert_eq(mt.argtopk(t, k, largest=largest), index)

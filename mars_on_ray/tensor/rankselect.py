@@ -80,6 +80,7 @@ def select_ranks(tiled, ranks: np.ndarray, dtype, label):
         op = SortedSample(n_samples=SAMPLES_PER_CHUNK, label=label)
         sorted_.append(ChunkData(op, [c], (NAN,), meta, (i,), 0))
         samples.append(ChunkData(op, [c], (NAN,), meta, (i,), 1))
+    yield sorted_ + samples  # computed (and kept) together: each chunk is sorted once
     pivots = np.unique(np.concatenate((yield ValuesRequest(samples))))
     counts = [ChunkData(CountAround(pivots=pivots, label=label), [s], (NAN,), None, (i,))
               for i, s in enumerate(sorted_)]

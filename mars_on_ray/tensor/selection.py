@@ -31,8 +31,27 @@ def _ranked(x, axis, largest):
     return n - 1 - np.flip(np.argsort(np.flip(x, axis), axis=axis, kind="stable"), axis)
 
 
+def _prefilter(values, index, op):
+    """1-D: drop what cannot be among the best ``k`` (an O(n) partition) before ranking."""
+    n = len(values)
+    if values.ndim != 1 or n <= 2 * op.k or values.dtype.kind not in "biuf":
+        return values, index
+    kth = n - op.k if op.largest else op.k - 1
+    t = np.partition(values, kth)[kth]  # NumPy's order: NaN largest
+    if t != t:  # the threshold is NaN
+        keep = np.isnan(values) if op.largest else np.ones(n, bool)
+    elif op.largest:
+        keep = values >= t
+        if values.dtype.kind == "f":
+            keep |= np.isnan(values)
+    else:
+        keep = values <= t
+    return values[keep], index[keep]
+
+
 def _best(values, index, op, final=False):
     """The best ``k`` candidates; kept in index order unless ``final``."""
+    values, index = _prefilter(values, index, op)
     pos = _ranked(values, op.axis, op.largest)
     pos = np.take(pos, np.arange(min(op.k, values.shape[op.axis])), axis=op.axis)
     if not final:

@@ -104,6 +104,7 @@ class TensorUnique(Operand):
                              label=self.label)
             locals_.append(ChunkData(op, [c], (NAN,), vmeta, (i,), 0))
             samples.append(ChunkData(op, [c], (NAN,), vmeta, (i,), 1))
+        yield locals_ + samples  # computed (and kept) together: each chunk is read once
         pivots = pick_pivots((yield _values_request(samples)), n)
         pivots = np.unique(pivots)  # equal split points would only make empty ranges
         m = len(pivots) + 1

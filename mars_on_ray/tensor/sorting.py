@@ -61,8 +61,8 @@ class LocalSort(Operand):
         return 3 if self.with_indices else 2
 
     def execute(self, x):
-        order = np.argsort(x, kind="stable")
-        run = x[order]
+        order = np.argsort(x, kind="stable") if self.with_indices else None
+        run = x[order] if self.with_indices else np.sort(x)  # values alone need no stability
         picks = np.linspace(0, len(run) - 1, min(self.n_samples, len(run))).round().astype(np.intp)
         if not self.with_indices:
             return run, run[picks]
@@ -127,6 +127,7 @@ def psrs(tiled: Tiled, dtype, with_values=True, with_indices=False):
         samples.append(ChunkData(op, [c], (NAN,), vmeta, (i,), 1))
         if with_indices:
             idx.append(ChunkData(op, [c], c.shape, imeta, (i,), 2))
+    yield runs + samples + idx  # computed (and kept) together: each chunk is sorted once
     pivots = pick_pivots((yield from _values(samples)), n)
     pieces = []
     for i in range(n):
