@@ -122,3 +122,20 @@ def test_partition_errors():
         mt.partition(t, 1.5)
     with pytest.raises(np.exceptions.AxisError):
         mt.partition(t, 1, axis=1)
+
+
+@pytest.mark.parametrize("shape,chunk,axis", [((3, 50), (2, 7), 1), ((3, 50), (1, 50), 1),
+                                              ((2, 40, 2), (1, 6, 2), 1), ((40, 2), (9, 1), 0),
+                                              ((0, 30), (1, 7), 1)])
+def test_sort_few_lanes_by_lane_psrs(shape, chunk, axis):
+    x = RS.randint(0, 10, size=shape).astype(float)
+    if x.size:
+        x.flat[7] = np.nan
+    t = mt.tensor(x, chunk_size=chunk)
+    assert_eq(mt.sort(t, axis=axis), np.sort(x, axis=axis))
+    assert_eq(mt.argsort(t, axis=axis), np.argsort(x, axis=axis, kind="stable"))
+    value = LocalExecutor().compute(mt.partition(t, 3, axis=axis).data)[0]
+    _check_partition(np.moveaxis(value, axis, -1), np.moveaxis(np.partition(x, 3, axis=axis), axis, -1), 3)
+    tiled = LocalExecutor().tile(mt.sort(t, axis=axis).data)
+    if x.size and chunk[axis] < shape[axis]:
+        assert {type(c.op).__name__ for c in tiled.flat} == {"StackLanes"}

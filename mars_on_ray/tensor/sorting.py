@@ -6,7 +6,8 @@ sends a regular sample; the samples give split points; each chunk splits its sor
 and partition j merges the j-th pieces, so partitions in order are the sorted whole; they are
 re-split to the input's chunk sizes. Ties keep their original order (a stable sort), so
 ``argsort`` equals NumPy's ``kind='stable'``. An n-D tensor chunked along the sort axis is
-rechunked to whole lanes along that axis (its other axes stay split, one task per block).
+rechunked to whole lanes along that axis (its other axes stay split, one task per block),
+unless it has only a few lanes: then each lane is sorted by PSRS (``lanesort.py``).
 """
 from __future__ import annotations
 
@@ -24,6 +25,9 @@ from .rechunk import rechunk_tiled
 __all__ = ["sort", "argsort", "partition", "argpartition"]
 
 NAN = float("nan")
+#: an n-D tensor with at most this many lanes (and no more than its chunks along the sort axis)
+#: is sorted lane by lane with PSRS; otherwise whole lanes are gathered into chunks
+MAX_PSRS_LANES = 16
 
 
 def sample_input(a) -> np.ndarray:
@@ -183,6 +187,12 @@ class TensorSort(Operand):
                 values, indices = yield from psrs(tiled, inp.dtype, not want_idx, want_idx)
                 result = indices if want_idx else values
                 return result
+            lanes = int(np.prod([sum(s) for d, s in enumerate(tiled.nsplits) if d != axis]))
+            if self.order is None and 0 < lanes <= min(len(tiled.nsplits[axis]), MAX_PSRS_LANES):
+                from .lanesort import lane_psrs
+
+                want_idx = self.which in ("argsort", "argpartition")
+                return (yield from lane_psrs(tiled, axis, inp.dtype, want_idx, out.meta))
             splits = list(tiled.nsplits)
             splits[axis] = (int(sum(splits[axis])),)
             tiled = rechunk_tiled(tiled, splits)
