@@ -419,9 +419,14 @@ class TensorHistogram(Operand):
 
 
 def _flat(a):
+    from .arithmetic import astype
     from .reshape import ravel
 
     a = as_tensor(a)
+    if a.dtype == np.bool_:  # as NumPy does
+        warnings.warn("Converting input from bool to <class 'numpy.uint8'> for compatibility.",
+                      RuntimeWarning, stacklevel=3)
+        a = astype(a, np.uint8)
     return a if a.ndim == 1 else ravel(a)
 
 

@@ -14,6 +14,7 @@ from ..core.blockwise import offsets
 from ..core.entity import ChunkData, Tiled, chunk_grid
 from ..core.operand import Operand
 from ..core.reduction import tree_reduce
+from ..core.user import Tileable
 from .core import as_tensor, new_tensor, tensor_meta
 from .rankselect import select_ranks
 from .sorting import sort
@@ -264,6 +265,8 @@ class TensorQuantile(Operand):
 def _quantile(name, a, q, axis, method, keepdims, weights, median=False, empty_nan=False):
     if weights is not None:
         raise NotImplementedError(f"mt.{name}: weights= is not supported")
+    if isinstance(q, Tileable):
+        raise NotImplementedError(f"mt.{name}: q must be a number or an array, not a lazy object")
     a = as_tensor(a)
     sample = np.zeros(tuple(2 if s != 0 else 0 for s in a.shape), dtype=a.dtype)
     with warnings.catch_warnings(), np.errstate(all="ignore"):
