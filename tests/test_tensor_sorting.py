@@ -139,3 +139,12 @@ def test_sort_few_lanes_by_lane_psrs(shape, chunk, axis):
     tiled = LocalExecutor().tile(mt.sort(t, axis=axis).data)
     if x.size and chunk[axis] < shape[axis]:
         assert {type(c.op).__name__ for c in tiled.flat} == {"StackLanes"}
+
+
+def test_sort_of_chunks_that_turn_out_empty():
+    t = mt.tensor(np.arange(20.0), chunk_size=6)
+    empty = t[t > 100]
+    assert_eq(mt.sort(empty), np.array([]))
+    assert_eq(mt.argsort(empty), np.array([], dtype=np.intp))
+    some = t[(t > 13) | (t < 2)]  # some chunks empty, others not
+    assert_eq(mt.sort(-some), np.sort(-np.r_[0.0, 1, 14, 15, 16, 17, 18, 19]))

@@ -84,7 +84,8 @@ class SplitRun(Operand):
         return 2 * self.n if self.with_indices else self.n
 
     def execute(self, run, indices=None):
-        cuts = [0, *np.searchsorted(run, self.pivots, side="right"), len(run)]
+        cuts = [0, *np.searchsorted(run, self.pivots, side="right")]
+        cuts += [len(run)] * (self.n + 1 - len(cuts))  # no pivots when every run is empty
         pieces = [run[cuts[j]:cuts[j + 1]] for j in range(self.n)]
         if self.with_indices:
             pieces += [indices[cuts[j]:cuts[j + 1]] for j in range(self.n)]
