@@ -15,6 +15,7 @@ from ..core.blockwise import offsets
 from ..core.entity import ChunkData, Tiled, chunk_grid
 from ..core.operand import Operand
 from ..core.reduction import tree_reduce
+from ..core.tiling import ValuesRequest
 from .core import as_tensor, new_tensor, tensor_meta
 from .sorting import pick_pivots
 
@@ -105,7 +106,7 @@ class TensorUnique(Operand):
             locals_.append(ChunkData(op, [c], (NAN,), vmeta, (i,), 0))
             samples.append(ChunkData(op, [c], (NAN,), vmeta, (i,), 1))
         yield locals_ + samples  # computed (and kept) together: each chunk is read once
-        pivots = pick_pivots((yield _values_request(samples)), n)
+        pivots = pick_pivots((yield ValuesRequest(samples)), n)
         pivots = np.unique(pivots)  # equal split points would only make empty ranges
         m = len(pivots) + 1
         pieces = []
@@ -135,12 +136,6 @@ class TensorUnique(Operand):
         for j, mv in enumerate(merged):
             grid[j] = mv[k].with_shape((sizes[j],))
         return Tiled(grid, (sizes,))
-
-
-def _values_request(chunks):
-    from ..core.tiling import ValuesRequest
-
-    return ValuesRequest(chunks)
 
 
 def _unique(tensors, output, dtype, label):

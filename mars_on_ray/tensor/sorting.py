@@ -19,6 +19,7 @@ from numpy.lib.array_utils import normalize_axis_index
 from ..core.blockwise import offsets
 from ..core.entity import ChunkData, Tiled, chunk_grid
 from ..core.operand import Operand
+from ..core.tiling import ValuesRequest
 from .core import as_tensor, new_tensor, tensor_meta
 from .rechunk import rechunk_tiled
 
@@ -133,7 +134,7 @@ def psrs(tiled: Tiled, dtype, with_values=True, with_indices=False):
         if with_indices:
             idx.append(ChunkData(op, [c], c.shape, imeta, (i,), 2))
     yield runs + samples + idx  # computed (and kept) together: each chunk is sorted once
-    pivots = pick_pivots((yield from _values(samples)), n)
+    pivots = pick_pivots((yield ValuesRequest(samples)), n)
     pieces = []
     for i in range(n):
         op = SplitRun(pivots=pivots, n=n, with_indices=with_indices, label="mt.sort")
@@ -161,12 +162,6 @@ def psrs(tiled: Tiled, dtype, with_values=True, with_indices=False):
             grid[j] = c.with_shape((sizes[j],))
         result.append(rechunk_tiled(Tiled(grid, (sizes,)), tiled.nsplits))
     return tuple(result)
-
-
-def _values(chunks):
-    from ..core.tiling import TileContext
-
-    return (yield from TileContext.values(chunks))
 
 
 # --- the operand --------------------------------------------------------------------------------
