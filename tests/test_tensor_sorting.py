@@ -4,6 +4,7 @@ import numpy as np
 import pytest
 
 import mars_on_ray.tensor as mt
+from mars_on_ray.core.graph import topo_order
 from mars_on_ray.core.local import LocalExecutor
 from mars_on_ray.testing import assert_eq
 
@@ -148,3 +149,20 @@ def test_sort_of_chunks_that_turn_out_empty():
     assert_eq(mt.argsort(empty), np.array([], dtype=np.intp))
     some = t[(t > 13) | (t < 2)]  # some chunks empty, others not
     assert_eq(mt.sort(-some), np.sort(-np.r_[0.0, 1, 14, 15, 16, 17, 18, 19]))
+
+
+@pytest.mark.parametrize("with_nan", [False, True])
+def test_psrs_spreads_heavy_duplicates(with_nan):
+    x = np.where(RS.rand(400) < 0.8, 5.0, RS.rand(400))
+    if with_nan:
+        x[RS.rand(400) < 0.5] = np.nan
+    t = mt.tensor(x, chunk_size=50)
+    assert_eq(mt.sort(t), np.sort(x))
+    assert_eq(mt.argsort(t), np.argsort(x, kind="stable"))
+    for expr in (mt.sort(t), mt.argsort(t)):
+        ex = LocalExecutor()
+        tiled = ex.tile(expr.data)
+        ex._run(tiled.flat)
+        merged = {c.key: c for c in topo_order(tiled.flat) if type(c.op).__name__ == "MergeRuns"}
+        sizes = [len(ex.values[k]) for k in merged if k in ex.values]
+        assert sizes and max(sizes) <= 2 * 400 / len(sizes)  # no range holds most of the data

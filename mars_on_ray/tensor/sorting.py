@@ -71,22 +71,49 @@ class LocalSort(Operand):
         picks = np.linspace(0, len(run) - 1, min(self.n_samples, len(run))).round().astype(np.intp)
         if not self.with_indices:
             return run, run[picks]
-        return run, run[picks], order + self.offset
+        indices = order + self.offset
+        return run, (run[picks], indices[picks]), indices
+
+
+def _same(a, b) -> bool:
+    return bool(a == b) or bool(a != a and b != b)  # NaN / NaT pivots are equal too
 
 
 class SplitRun(Operand):
-    """PSRS step 2: a sorted run cut at the split points (ties go left of a split point)."""
+    """PSRS step 2: a sorted run cut at the split points. Sorting values, the elements equal
+    to a pivot repeated k times are shared evenly by its k + 1 ranges (equal values are
+    interchangeable); with indices, each pivot is a (value, index) pair and ties are cut by
+    index, so heavy duplicates never pile into one range."""
 
-    _params = ("pivots", "n", "with_indices")
+    _params = ("pivots", "pivot_index", "n", "with_indices")
+    pivot_index = None
     fusable = False
 
     @property
     def n_outputs(self) -> int:  # type: ignore[override]
         return 2 * self.n if self.with_indices else self.n
 
+    def _cuts(self, run, indices):
+        pivots = self.pivots
+        lo = np.searchsorted(run, pivots, side="left")
+        hi = np.searchsorted(run, pivots, side="right")
+        cuts = [0]
+        for j in range(len(pivots)):
+            if self.pivot_index is not None:
+                cuts.append(lo[j] + np.searchsorted(indices[lo[j]:hi[j]], self.pivot_index[j], "right"))
+                continue
+            first = j
+            while first > 0 and _same(pivots[first - 1], pivots[j]):
+                first -= 1
+            last = j
+            while last + 1 < len(pivots) and _same(pivots[last + 1], pivots[j]):
+                last += 1
+            share = (j - first + 1) / (last - first + 2)
+            cuts.append(lo[j] + int((hi[j] - lo[j]) * share))
+        return cuts + [len(run)] * (self.n + 1 - len(cuts))  # no pivots: every run was empty
+
     def execute(self, run, indices=None):
-        cuts = [0, *np.searchsorted(run, self.pivots, side="right")]
-        cuts += [len(run)] * (self.n + 1 - len(cuts))  # no pivots when every run is empty
+        cuts = self._cuts(run, indices)
         pieces = [run[cuts[j]:cuts[j + 1]] for j in range(self.n)]
         if self.with_indices:
             pieces += [indices[cuts[j]:cuts[j + 1]] for j in range(self.n)]
@@ -109,6 +136,15 @@ class MergeRuns(Operand):
         values = np.concatenate(pieces[:half])
         order = np.argsort(values, kind="stable")
         return values[order], np.concatenate(pieces[half:])[order]
+
+
+def pick_pivot_pairs(samples: list[tuple], n: int) -> tuple[np.ndarray, np.ndarray]:
+    """``n - 1`` (value, index) split points at regular positions of all sampled pairs."""
+    values = np.concatenate([s[0] for s in samples])
+    index = np.concatenate([s[1] for s in samples])
+    order = np.lexsort((index, values))
+    picks = [min(len(values) - 1, k * len(values) // n) for k in range(1, n)] if len(values) else []
+    return values[order][picks], index[order][picks]
 
 
 def pick_pivots(samples: list[np.ndarray], n: int) -> np.ndarray:
@@ -134,10 +170,15 @@ def psrs(tiled: Tiled, dtype, with_values=True, with_indices=False):
         if with_indices:
             idx.append(ChunkData(op, [c], c.shape, imeta, (i,), 2))
     yield runs + samples + idx  # computed (and kept) together: each chunk is sorted once
-    pivots = pick_pivots((yield ValuesRequest(samples)), n)
+    sampled = yield ValuesRequest(samples)
+    if with_indices:
+        pivots, pivot_index = pick_pivot_pairs(sampled, n)
+    else:
+        pivots, pivot_index = pick_pivots(sampled, n), None
     pieces = []
     for i in range(n):
-        op = SplitRun(pivots=pivots, n=n, with_indices=with_indices, label="mt.sort")
+        op = SplitRun(pivots=pivots, pivot_index=pivot_index, n=n, with_indices=with_indices,
+                      label="mt.sort")
         inputs = [runs[i], idx[i]] if with_indices else [runs[i]]
         outs = [ChunkData(op, inputs, (NAN,), vmeta, (i,), j) for j in range(n)]
         if with_indices:
