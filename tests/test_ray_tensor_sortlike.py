@@ -20,6 +20,9 @@ def test_sort_argsort_psrs_on_ray():
     assert_eq(mt.argsort(t), np.argsort(X, kind="stable"))
     x2 = X[:1800].reshape(60, 30)
     assert_eq(mt.sort(mt.tensor(x2, chunk_size=(25, 7)), axis=0), np.sort(x2, axis=0))
+    few_lanes = X[:1800].reshape(3, 600)  # each lane sorted by its own PSRS
+    assert_eq(mt.argsort(mt.tensor(few_lanes, chunk_size=(2, 150)), axis=1),
+              np.argsort(few_lanes, axis=1, kind="stable"))
 
 
 def test_order_statistics_on_ray():
