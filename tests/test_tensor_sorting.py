@@ -166,3 +166,16 @@ def test_psrs_spreads_heavy_duplicates(with_nan):
         merged = {c.key: c for c in topo_order(tiled.flat) if type(c.op).__name__ == "MergeRuns"}
         sizes = [len(ex.values[k]) for k in merged if k in ex.values]
         assert sizes and max(sizes) <= 2 * 400 / len(sizes)  # no range holds most of the data
+
+
+def test_zero_d_and_empty_like_numpy():
+    z = np.array(2.5)
+    assert_eq(mt.argsort(mt.tensor(z)), np.argsort(z))  # NumPy takes it as 1-d
+    assert_eq(mt.argsort(mt.tensor(z), axis=0), np.argsort(z, axis=0))
+    assert_eq(mt.argpartition(mt.tensor(z), 0), np.argpartition(z, 0))
+    with pytest.raises(np.exceptions.AxisError):
+        mt.argsort(mt.tensor(z), axis=1)
+    with pytest.raises(np.exceptions.AxisError):
+        mt.partition(mt.tensor(z), 0)
+    e = np.zeros((2, 0))
+    assert_eq(mt.partition(mt.tensor(e), 5), np.partition(e, 5))  # no kth check on empty

@@ -254,6 +254,10 @@ def _prepare(a, axis):
 
 def _sort_like(which, a, axis, kind=None, order=None, kth=None, stable=None):
     a = as_tensor(a)
+    if a.ndim == 0 and which.startswith("arg"):  # NumPy takes a 0-d array as 1-d here
+        from .reshape import ravel
+
+        a = ravel(a)
     sample = sample_input(a)
     if which in ("sort", "argsort"):
         getattr(np, which)(sample, axis=axis, kind=kind, order=order, stable=stable)
@@ -273,7 +277,7 @@ def _check_kth(kth, n):
         raise TypeError("Partition index must be integer")
     if kth.ndim > 1:
         raise ValueError("kth array must have dimension <= 1")
-    if not _is_unknown(n):
+    if not _is_unknown(n) and n:  # NumPy checks nothing on an empty axis
         for k in kth.reshape(-1):
             if not -n <= k < n:
                 raise ValueError(f"kth(={k}) out of bounds ({n})")
