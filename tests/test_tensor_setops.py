@@ -3,6 +3,7 @@ import numpy as np
 import pytest
 
 import mars_on_ray.tensor as mt
+from mars_on_ray.core.graph import topo_order
 from mars_on_ray.core.local import LocalExecutor
 from mars_on_ray.testing import assert_eq
 
@@ -76,3 +77,13 @@ def test_set_operations():
     f = mt.tensor(XF, chunk_size=5)
     assert_eq(mt.setdiff1d(f, [np.nan, 1.0]), np.setdiff1d(XF, [np.nan, 1.0]))
     assert_eq(mt.intersect1d(f, [np.nan, 1.0]), np.intersect1d(XF, [np.nan, 1.0]))
+
+
+def test_isin_joins_small_test_chunks():
+    x = np.arange(100)
+    test = np.arange(0, 300, 3).reshape(10, 10)
+    got = mt.isin(mt.tensor(x, chunk_size=10), mt.tensor(test, chunk_size=3))
+    assert_eq(got, np.isin(x, test))
+    tiled = LocalExecutor().tile(got.data)
+    pairs = [c for c in topo_order(tiled.flat) if type(c.op).__name__ == "IsinChunk"]
+    assert len(pairs) == 10  # one test piece per element chunk, not 16 per chunk

@@ -17,6 +17,7 @@ from ..core.operand import Operand
 from ..core.reduction import tree_reduce
 from ..core.tiling import ValuesRequest
 from .core import as_tensor, new_tensor, tensor_meta
+from .rechunk import rechunk_tiled
 from .sorting import pick_pivots
 
 __all__ = ["unique", "isin", "in1d", "setdiff1d", "union1d", "intersect1d"]
@@ -180,7 +181,12 @@ class TensorIsin(Operand):
     _params = ("invert", "kind")
 
     def tile(self, ctx, out):
-        element, test = (ctx[i] for i in out.inputs)
+        element = ctx[out.inputs[0]]
+        test = yield from ctx.known(out.inputs[1])
+        if test.chunks.ndim == 1 and len(test.chunks) > 1:  # few, bounded test pieces
+            per = max(1, options.chunk_store_limit // max(1, out.inputs[1].dtype.itemsize))
+            size = int(sum(test.nsplits[0]))
+            test = rechunk_tiled(test, [[min(per, size - s) for s in range(0, size, per)]])
         tests = list(test.chunks.flat)
         grid = chunk_grid(element.chunks.shape + (len(tests),))
         for idx, c in np.ndenumerate(element.chunks):
@@ -203,8 +209,11 @@ class TensorIsin(Operand):
 
 def isin(element, test_elements, assume_unique=False, invert=False, *, kind=None):
     """Whether each element of ``element`` is in ``test_elements`` (``element``'s shape)."""
+    from .reshape import ravel
+
     element, test = as_tensor(element), as_tensor(test_elements)
     np.isin(np.zeros(1, element.dtype), np.zeros(1, test.dtype), kind=kind)
+    test = ravel(test) if test.ndim != 1 else test
     op = TensorIsin(invert=bool(invert), kind=kind, label="mt.isin")
     return new_tensor(op, [element, test], element.shape, np.bool_)
 
