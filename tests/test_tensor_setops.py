@@ -48,7 +48,7 @@ def test_unique_edge_cases():
     filtered = t[t > 4]  # unknown length
     assert_eq(mt.unique(filtered), np.unique(XF[XF > 4]))
     with pytest.raises(NotImplementedError):
-        mt.unique(t, axis=0)
+        mt.unique(mt.tensor(np.zeros((3, 0))), axis=0)
 
 
 @pytest.mark.parametrize("invert", [False, True])
@@ -87,3 +87,17 @@ def test_isin_joins_small_test_chunks():
     tiled = LocalExecutor().tile(got.data)
     pairs = [c for c in topo_order(tiled.flat) if type(c.op).__name__ == "IsinChunk"]
     assert len(pairs) == 10  # one test piece per element chunk, not 16 per chunk
+
+
+@pytest.mark.parametrize("shape,axis,chunk", [((30, 3), 0, (7, 2)), ((4, 30), 1, (3, 7)),
+                                              ((6, 20, 2), 1, (4, 6, 1)), ((30, 2), -2, (30, 2))])
+def test_unique_along_an_axis(shape, axis, chunk):
+    a = RS.randint(0, 3, size=shape).astype(float)
+    t = mt.tensor(a, chunk_size=chunk)
+    got = mt.unique(t, axis=axis, return_index=True, return_inverse=True, return_counts=True)
+    want = np.unique(a, axis=axis, return_index=True, return_inverse=True, return_counts=True)
+    for g, w in zip(got, want):
+        assert_eq(g, w)
+    assert_eq(mt.unique(t.astype(np.int32), axis=axis), np.unique(a.astype(np.int32), axis=axis))
+    with pytest.raises(np.exceptions.AxisError):
+        mt.unique(t, axis=len(shape))
