@@ -144,3 +144,39 @@ def test_topk_many_ties_and_nan(k, largest, dtype):
     values, index = _stable_top(x, k, 0, largest)
     assert_eq(mt.topk(t, k, largest=largest), values)
     assert_eq(mt.argtopk(t, k, largest=largest), index)
+
+
+@pytest.mark.parametrize("data", [RS.randn(300), RS.randint(0, 5, size=300).astype(float),
+                                  RS.randint(0, 50, size=300)])
+@pytest.mark.parametrize("kind", ["float", "int", "ones"])
+def test_weighted_quantiles(data, kind):
+    w = {"float": RS.rand(300), "int": RS.randint(0, 3, size=300).astype(float),
+         "ones": np.ones(300)}[kind]
+    t, tw = mt.tensor(data, chunk_size=37), mt.tensor(w, chunk_size=50)
+    qs = [0, 0.1, 0.25, 0.5, 0.77, 1]
+    assert_eq(mt.quantile(t, qs, method="inverted_cdf", weights=tw),
+              np.quantile(data, qs, method="inverted_cdf", weights=w))
+    assert_eq(mt.percentile(t, 50, method="inverted_cdf", weights=w),
+              np.percentile(data, 50, method="inverted_cdf", weights=w))
+
+
+def test_weighted_quantile_edges_and_errors():
+    d = RS.randn(100)
+    d[5] = np.nan
+    w = np.ones(100)
+    assert_eq(mt.quantile(mt.tensor(d, chunk_size=9), [0.3], method="inverted_cdf", weights=w),
+              np.quantile(d, [0.3], method="inverted_cdf", weights=w))
+    x2, w2 = RS.rand(6, 7), RS.rand(6, 7)
+    assert_eq(mt.quantile(mt.tensor(x2, chunk_size=4), 0.4, method="inverted_cdf", weights=w2,
+                          keepdims=True),
+              np.quantile(x2, 0.4, method="inverted_cdf", weights=w2, keepdims=True))
+    with pytest.raises(ValueError):
+        mt.quantile(mt.tensor(x2), 0.4, weights=w2)  # only inverted_cdf takes weights
+    with pytest.raises(NotImplementedError):
+        mt.quantile(mt.tensor(x2), 0.4, method="inverted_cdf", weights=w2, axis=0)
+    with pytest.raises(ValueError):
+        LocalExecutor().compute(mt.quantile(mt.tensor(d), 0.5, method="inverted_cdf",
+                                            weights=-w).data)
+    with pytest.raises(ValueError):
+        LocalExecutor().compute(mt.quantile(mt.tensor(d, chunk_size=30), 0.5,
+                                            method="inverted_cdf", weights=0 * w).data)

@@ -262,11 +262,33 @@ class TensorQuantile(Operand):
         return Tiled.from_chunks(grid)
 
 
+def _weighted(name, a, q, axis, method, keepdims, weights):
+    """Quantiles with ``weights`` (``inverted_cdf``) of a whole 1-D or flattened tensor."""
+    from .reshape import ravel, reshape
+    from .weighted import TensorWeightedQuantile
+
+    w = as_tensor(weights)
+    sample = np.zeros((2,), a.dtype)
+    expected = getattr(np, name)(sample, q, method=method, weights=np.ones(2))  # NumPy's checks
+    if not (axis is None or a.ndim == 1) or w.shape != a.shape:
+        raise NotImplementedError(f"mt.{name}: weights= needs axis=None (or a 1-d tensor) and "
+                                  "weights of the tensor's shape")
+    if a.ndim == 1 and axis is not None:
+        normalize_axis_index(axis, 1)
+    qv = np.true_divide(q, 100) if name == "percentile" else np.asarray(q)
+    qv = float(qv) if isinstance(q, (int, float)) else qv
+    dtype = np.asarray(expected).dtype
+    op = TensorWeightedQuantile(q=qv, dtype=dtype, label=f"mt.{name}")
+    result = new_tensor(op, [ravel(a) if a.ndim != 1 else a, ravel(w) if w.ndim != 1 else w],
+                        np.shape(qv), dtype)
+    return reshape(result, *(np.shape(qv) + (1,) * a.ndim)) if keepdims else result
+
+
 def _quantile(name, a, q, axis, method, keepdims, weights, median=False, empty_nan=False):
-    if weights is not None:
-        raise NotImplementedError(f"mt.{name}: weights= is not supported")
     if isinstance(q, Tileable):
         raise NotImplementedError(f"mt.{name}: q must be a number or an array, not a lazy object")
+    if weights is not None:
+        return _weighted(name, as_tensor(a), q, axis, method, keepdims, weights)
     a = as_tensor(a)
     sample = np.zeros(tuple(2 if s != 0 else 0 for s in a.shape), dtype=a.dtype)
     with warnings.catch_warnings(), np.errstate(all="ignore"):
