@@ -32,7 +32,8 @@ class SortedPairs(Operand):
 
 
 class WeightAround(Operand):
-    """Per pivot, the chunk's weight below it and up to it; its total; whether it has NaN."""
+    """Per pivot, the chunk's weight below it and up to it (then its total); whether it has
+    NaN."""
 
     _params = ("pivots",)
 
@@ -41,7 +42,7 @@ class WeightAround(Operand):
         lo = np.searchsorted(s, self.pivots, side="left")
         hi = np.searchsorted(s, self.pivots, side="right")
         has_nan = bool(len(s)) and s.dtype.kind in "fcmM" and bool(np.isnan(s[-1]))
-        return cum[lo], cum[hi], cum[-1], has_nan
+        return cum[lo], np.append(cum[hi], cum[-1]), has_nan  # the total summed like the rest
 
 
 class GapPairs(Operand):
@@ -101,7 +102,7 @@ class TensorWeightedQuantile(Operand):
                                                  None, (i,)) for i, p in enumerate(pairs)])
         below = np.sum([r[0] for r in reports], axis=0)
         upto = np.sum([r[1] for r in reports], axis=0)
-        total = float(np.sum([r[2] for r in reports]))
+        upto, total = upto[:-1], float(upto[-1])
         if not np.isfinite(total) or total == 0:
             raise ValueError("Weights included NaN, inf or were all zero.")
         known, gap_of, gap_index, bounds, bases = [], [], {}, [], []
@@ -121,7 +122,7 @@ class TensorWeightedQuantile(Operand):
         gaps = [ChunkData(GapPairs(bounds=tuple(bounds), label=label), p, (NAN,), None, (i,))
                 for i, p in enumerate(pairs)] if bounds else []
         op = WeightedPick(q=self.q, known=np.asarray(known), gap_of=tuple(gap_of), bases=tuple(bases),
-                          total=total, nan=any(r[3] for r in reports), dtype=out.dtype, label=label)
+                          total=total, nan=any(r[2] for r in reports), dtype=out.dtype, label=label)
         grid = chunk_grid((1,) * out.ndim)
         grid[(0,) * out.ndim] = ChunkData(op, gaps, out.shape, out.meta, (0,) * out.ndim)
         return Tiled.from_chunks(grid)
