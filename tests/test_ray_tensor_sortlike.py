@@ -31,6 +31,9 @@ def test_order_statistics_on_ray():
     assert_eq(mt.percentile(t, [1, 50, 99]), np.percentile(clean, [1, 50, 99]))
     assert_eq(mt.median(mt.tensor(X, chunk_size=300)), np.median(X))
     assert_eq(mt.quantile(t, 0.3, method="hazen"), np.quantile(clean, 0.3, method="hazen"))
+    w = np.arange(len(clean)) % 3
+    assert_eq(mt.quantile(t, [0.2, 0.9], method="inverted_cdf", weights=mt.tensor(w, chunk_size=500)),
+              np.quantile(clean, [0.2, 0.9], method="inverted_cdf", weights=w))
     v, i = mt.topk(t, 5, return_index=True)
     order = np.argsort(-clean, kind="stable")[:5]
     assert_eq(v, clean[order])

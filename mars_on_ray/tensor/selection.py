@@ -334,14 +334,16 @@ def _quantile(name, a, q, axis, method, keepdims, weights, median=False, empty_n
 
 def quantile(a, q, axis=None, out=None, overwrite_input=False, method="linear", keepdims=False,
              *, weights=None, interpolation=None):
-    """The ``q``-th quantiles along ``axis`` (every NumPy ``method``), exact."""
+    """The ``q``-th quantiles along ``axis`` (every NumPy ``method``), exact; ``weights``
+    (``method='inverted_cdf'``) for a whole 1-D or flattened tensor."""
     _no_out("quantile", out)
     return _quantile("quantile", a, q, axis, interpolation or method, keepdims, weights)
 
 
 def percentile(a, q, axis=None, out=None, overwrite_input=False, method="linear", keepdims=False,
                *, weights=None, interpolation=None):
-    """The ``q``-th percentiles along ``axis`` (every NumPy ``method``), exact."""
+    """The ``q``-th percentiles along ``axis`` (every NumPy ``method``), exact; ``weights``
+    as :func:`quantile`."""
     _no_out("percentile", out)
     return _quantile("percentile", a, q, axis, interpolation or method, keepdims, weights)
 
