@@ -240,6 +240,18 @@ def _wants_bar(show_progress: bool | None, elapsed: float) -> bool:
     return options.progress_bar_after is not None and elapsed >= options.progress_bar_after
 
 
+def _start_ray(address, kwargs) -> None:
+    """``ray.init``; once more if the local raylet missed Ray's fixed 30 s registration wait
+    (seen on overloaded machines: "The current node timed out during startup")."""
+    try:
+        ray.init(address=address, **kwargs)
+    except Exception as exc:
+        if "timed out during startup" not in str(exc):
+            raise
+        ray.shutdown()
+        ray.init(address=address, **kwargs)
+
+
 def new_session(address: str | None = None, *, session_id: str | None = None, default: bool = True,
                 cache_mem=None, spill_dirs=None, phy_mem=None, min_mem=None,
                 **ray_init_kwargs) -> Session:
@@ -254,7 +266,7 @@ def new_session(address: str | None = None, *, session_id: str | None = None, de
         kwargs = {"include_dashboard": False, "log_to_driver": True, **tuning.ray_init_kwargs(),
                   **ray_init_kwargs}
         reset_handles()
-        ray.init(address=address, **kwargs)
+        _start_ray(address, kwargs)
     try:
         supervisor()
     except ValueError:  # the first session of this cluster starts the services
