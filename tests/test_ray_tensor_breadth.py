@@ -23,3 +23,12 @@ def test_concatenate_and_split_on_ray(session):
     parts = mt.array_split(t, 3, axis=1)
     for got, want in zip(parts, np.array_split(a, 3, axis=1)):
         np.testing.assert_array_equal(got.execute().fetch(), want)
+
+
+def test_manipulation_on_ray(session):
+    a = np.arange(35.0).reshape(5, 7)
+    t = mt.tensor(a, chunk_size=(2, 3))
+    np.testing.assert_array_equal(mt.roll(mt.flip(t, 0), 3, 1).execute().fetch(), np.roll(np.flip(a, 0), 3, 1))
+    np.testing.assert_array_equal(mt.tril(t, -1).execute().fetch(), np.tril(a, -1))
+    np.testing.assert_array_equal(mt.diag(t, 2).execute().fetch(), np.diag(a, 2))
+    np.testing.assert_array_equal(mt.repeat(t, 2, axis=1).execute().fetch(), np.repeat(a, 2, axis=1))

@@ -15,3 +15,4 @@ from .histogram import *  # noqa: F401,F403
 from .nonzero import *  # noqa: F401,F403
 from .cumulative import *  # noqa: F401,F403
 from .joining import *  # noqa: F401,F403
+from .manipulation import *  # noqa: F401,F403
