@@ -16,3 +16,4 @@ from .nonzero import *  # noqa: F401,F403
 from .cumulative import *  # noqa: F401,F403
 from .joining import *  # noqa: F401,F403
 from .manipulation import *  # noqa: F401,F403
+from .methods import *  # noqa: F401,F403

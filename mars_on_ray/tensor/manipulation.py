@@ -18,7 +18,7 @@ __all__ = ["flip", "fliplr", "flipud", "roll", "moveaxis", "rollaxis", "broadcas
            "broadcast_arrays", "tile", "repeat", "tril", "triu", "diag", "diagflat", "real",
            "imag", "angle", "iscomplex", "isreal", "fix", "i0", "sinc", "round_", "modf", "frexp",
            "allclose", "array_equal", "ascontiguousarray", "asfortranarray", "copy", "take",
-           "result_type", "shape", "ndim"]
+           "result_type", "shape", "ndim", "choose"]
 
 
 def flip(m, axis=None):
@@ -290,3 +290,19 @@ def shape(a):
 def ndim(a):
     """The number of dimensions."""
     return a.ndim if isinstance(a, Tensor) else np.ndim(a)
+
+
+def _choose_kernel(a, *choices, mode="raise"):
+    return np.choose(a, choices, mode=mode)
+
+
+def choose(a, choices, out=None, mode="raise"):
+    """``choices[a[i]][i]`` elementwise with broadcasting (NumPy's ``choose``)."""
+    if out is not None:
+        raise NotImplementedError("mt.choose: out= is not supported")
+    if mode not in ("raise", "wrap", "clip"):
+        raise ValueError(f"clipmode must be one of 'clip', 'raise', or 'wrap' (got '{mode}')")
+    args = (as_tensor(a), *(as_tensor(c) for c in choices))
+    dtype = np.result_type(*(c.dtype for c in args[1:]))
+    return elementwise("mars_on_ray.tensor.manipulation:_choose_kernel", args, label="mt.choose",
+                       result_dtype=dtype, mode=mode)
