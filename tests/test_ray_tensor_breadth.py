@@ -32,3 +32,15 @@ def test_manipulation_on_ray(session):
     np.testing.assert_array_equal(mt.tril(t, -1).execute().fetch(), np.tril(a, -1))
     np.testing.assert_array_equal(mt.diag(t, 2).execute().fetch(), np.diag(a, 2))
     np.testing.assert_array_equal(mt.repeat(t, 2, axis=1).execute().fetch(), np.repeat(a, 2, axis=1))
+
+
+def test_linalg_decompositions_on_ray(session):
+    rs = np.random.RandomState(1)
+    a = rs.rand(40, 6)
+    q, r = mt.linalg.qr(mt.tensor(a, chunk_size=(9, 6)))
+    np.testing.assert_allclose(q.execute().fetch() @ r.execute().fetch(), a, atol=1e-10)
+    b = rs.rand(9, 9)
+    spd = b @ b.T + 9 * np.eye(9)
+    np.testing.assert_allclose(mt.linalg.cholesky(mt.tensor(spd, chunk_size=4)).execute().fetch(),
+                               np.linalg.cholesky(spd))
+    assert np.isclose(mt.linalg.norm(mt.tensor(a, chunk_size=7), 2).execute().fetch(), np.linalg.norm(a, 2))
