@@ -17,3 +17,4 @@ from .cumulative import *  # noqa: F401,F403
 from .joining import *  # noqa: F401,F403
 from .manipulation import *  # noqa: F401,F403
 from .methods import *  # noqa: F401,F403
+from .numeric import *  # noqa: F401,F403
