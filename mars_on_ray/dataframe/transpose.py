@@ -95,7 +95,7 @@ def _identity(obj, *args, **kwargs):
 
 
 methods(Series, Index, name="transpose")(_identity)
-methods(Series, Index, name="T", prop=True)(_identity)
+methods(Series, name="T", prop=True)(_identity)
 
 
 # -- dot -----------------------------------------------------------------------------------------
