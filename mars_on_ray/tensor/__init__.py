@@ -18,3 +18,4 @@ from .joining import *  # noqa: F401,F403
 from .manipulation import *  # noqa: F401,F403
 from .methods import *  # noqa: F401,F403
 from .numeric import *  # noqa: F401,F403
+from .einsum import *  # noqa: F401,F403
