@@ -37,3 +37,6 @@ from .index_methods import *  # noqa: F401,F403
 from .frame_creation import *  # noqa: F401,F403
 from .transpose import *  # noqa: F401,F403
 from .dummies import *  # noqa: F401,F403
+from .cut import *  # noqa: F401,F403
+from .raydata import *  # noqa: F401,F403
+from .pivot import *  # noqa: F401,F403
