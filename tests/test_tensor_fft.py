@@ -121,3 +121,14 @@ def test_empty_other_axis_and_length_one():
     one = np.array([2.5])
     for func in ["fft", "ifft", "rfft", "ihfft"]:
         assert_eq(getattr(mt.fft, func)(mt.tensor(one)), getattr(np.fft, func)(one))
+
+
+def test_unknown_lengths():
+    from test_rechunk import positive_only
+
+    a = np.array([1.0, -2, 3, 4, -5, 6, 7])
+    x, kept = positive_only(mt.tensor(a, chunk_size=2)), a[a > 0]
+    assert_eq(mt.fft.rfft(x), np.fft.rfft(kept))
+    assert_eq(mt.fft.irfft(x), np.fft.irfft(kept))
+    assert_eq(mt.fft.fft(x, n=4), np.fft.fft(kept, n=4))
+    assert_eq(mt.fft.ifftshift(x), np.fft.ifftshift(kept))
