@@ -98,8 +98,25 @@ def test_array_parameters_broadcast():
     assert np.all(x <= np.arange(1, 6))
     with pytest.raises(ValueError):
         mt.random.normal(np.zeros(3), 1, size=(2, 2))
-    with pytest.raises(NotImplementedError):
-        mt.random.normal(mt.zeros(3), 1)
+
+
+
+@pytest.mark.parametrize("name, params", [("normal", (0, 1)), ("poisson", (3.0,)), ("binomial", (10, 0.5)),
+                                          ("triangular", (0, 1, 2)), ("gamma", (2.0, 1.0))])
+def test_lazy_tensor_parameters(name, params):
+    """A lazy parameter: the same draw as its NumPy value (same seed, same chunking)."""
+    first = np.array([[params[0]], [params[0] * 2]])
+    lazy = mt.tensor(first, chunk_size=1) + 0
+    t = getattr(mt.random, name)(lazy, *params[1:], size=(3, 2, 5), chunk_size=(2, 1, 3), seed=5)
+    ref = getattr(mt.random, name)(first, *params[1:], size=(3, 2, 5), chunk_size=(2, 1, 3), seed=5)
+    assert t.dtype == ref.dtype and t.shape == ref.shape
+    assert_eq(t, _value(ref))
+    m = mt.random.multinomial(mt.tensor([5, 50], chunk_size=1), [0.5, 0.5], size=(3, 2), chunk_size=2, seed=2)
+    x = _value(m)
+    assert_eq(m, x)
+    assert m.dtype == np.int64 and np.all(x.sum(-1) == [5, 50])
+    with pytest.raises(ValueError):  # a bad lazy value: NumPy's error when it is drawn
+        _value(mt.random.normal(0, mt.tensor([1.0, -1.0]), seed=1))
 
 
 BAD = [

@@ -19,8 +19,7 @@ from ..core.chunk_sizes import normalize_chunks
 from ..core.entity import ChunkData, Tiled, chunk_grid
 from ..core.operand import Operand
 from ..core.user import Tileable
-from .core import Tensor
-from .datasource import new_source
+from .core import Tensor, new_tensor
 from .rechunk import rechunk_tiled
 
 #: distributions with elementwise (broadcast) parameters: name -> parameters ("name=default")
@@ -47,33 +46,46 @@ class Random(Operand):
     ``args`` broadcast against the batch shape (each chunk carries its piece of them),
     ``kwargs`` do not; the last ``event_ndim`` axes (e.g. a multinomial's categories) stay
     whole. ``whole``: one draw for the whole tensor, then split (choice without replacement).
-    ``population``: the drawn integers index it (choice from an array).
+    ``population``: the drawn integers index it (choice from an array). ``tensor_args``: the
+    positions of ``args`` given by the input tensors (lazy parameters).
     """
 
     _params = ("dist", "args", "kwargs", "seed", "shape", "spawn_key", "event_ndim", "whole",
-               "population")
+               "population", "tensor_args")
 
     def tile(self, ctx, out):
         event = self.event_ndim or 0
         nsplits = normalize_chunks(out.chunk_size, out.shape, out.dtype.itemsize, whole=False)
         nsplits = nsplits[:out.ndim - event] + tuple((s,) for s in out.shape[out.ndim - event:])
         grid_splits = tuple((s,) for s in out.shape) if self.whole else nsplits
+        batch_splits = grid_splits[:out.ndim - event]
+        params = []  # tensor parameters split like the batch axes they broadcast against
+        for inp in out.inputs:
+            t = yield from ctx.known(inp)
+            lead = len(batch_splits) - len(t.nsplits)
+            params.append(rechunk_tiled(t, tuple(s if sum(s) == 1 else batch_splits[lead + j]
+                                                  for j, s in enumerate(t.nsplits))))
         grid = chunk_grid([len(s) for s in grid_splits])
         for idx, extents in grid_slices(grid_splits):
             batch = extents[:out.ndim - event]
             args = tuple(a if np.ndim(a) == 0 else a[tuple(
                 slice(None) if n == 1 else slice(*e) for n, e in zip(a.shape, batch[len(batch) - a.ndim:]))]
                 for a in self.args)
+            inputs = [p.chunks[tuple(0 if sum(s) == 1 else i for s, i in
+                                     zip(p.nsplits, idx[len(batch) - p.chunks.ndim:len(batch)]))] for p in params]
             op = self.new(shape=tuple(b - a for a, b in extents), args=args,
                           spawn_key=tuple(a for a, _ in extents))  # block offsets identify the chunk
-            grid[idx] = ChunkData(op, [], op.shape, out.meta, idx)
+            grid[idx] = ChunkData(op, inputs, op.shape, out.meta, idx)
         tiled = Tiled(grid, grid_splits)
         return rechunk_tiled(tiled, nsplits) if self.whole else tiled
 
-    def execute(self):
+    def execute(self, *tensor_params):
         rng = np.random.default_rng(np.random.SeedSequence(self.seed, spawn_key=self.spawn_key))
         size = self.shape[:len(self.shape) - (self.event_ndim or 0)]
-        value = np.asarray(getattr(rng, self.dist)(*self.args, size=size, **self.kwargs))
+        args = list(self.args)
+        for pos, value in zip(self.tensor_args or (), tensor_params):
+            args[pos] = value
+        value = np.asarray(getattr(rng, self.dist)(*args, size=size, **self.kwargs))
         return value if self.population is None else self.population[value]
 
 
@@ -86,11 +98,15 @@ def _shape_of(size) -> tuple[int, ...] | None:
     return shape
 
 
+#: distributions drawing integers (the dtype of a draw whose parameters are lazy)
+_DISCRETE = {"binomial", "geometric", "hypergeometric", "logseries", "negative_binomial",
+             "poisson", "zipf", "integers", "multinomial"}
+
+
 def _param(value):
-    if isinstance(value, Tileable):
-        raise NotImplementedError("mt.random: lazy tensors as distribution parameters are not "
-                                  "supported; pass NumPy arrays or scalars")
-    return value if np.ndim(value) == 0 else np.asarray(value)
+    if isinstance(value, Tileable) and not isinstance(value, Tensor):
+        raise TypeError(f"mt.random: a {type(value).__name__} is not a distribution parameter")
+    return value if np.ndim(value) == 0 or isinstance(value, Tensor) else np.asarray(value)
 
 
 class RandomState:
@@ -109,12 +125,21 @@ class RandomState:
         kwargs = {k: _param(v) for k, v in kwargs.items() if v is not None}
         if dtype is not None:
             kwargs["dtype"] = np.dtype(dtype)
-        batch = np.broadcast_shapes(*(np.shape(a) for a in args))
+        tensors = [(i, a) for i, a in enumerate(args) if isinstance(a, Tensor)]
+        if any(a.data.has_unknown_shape for _, a in tensors):
+            raise NotImplementedError(f"mt.random.{label}: parameters of unknown shape")
+        batch = np.broadcast_shapes(*(a.shape for a in args if isinstance(a, Tensor)),
+                                    *(np.shape(a) for a in args if not isinstance(a, Tensor)))
         if shape is not None and np.broadcast_shapes(shape, batch) != shape:
             raise ValueError(f"shape mismatch: parameters of shape {batch} cannot be broadcast "
                              f"to size {shape}")
-        # a draw over the parameters checks them (NumPy's errors) and gives dtype and event shape
-        sample = np.asarray(getattr(np.random.default_rng(0), dist)(*args, size=batch or 1, **kwargs))
+        if tensors:  # values unknown until run: NumPy's errors for bad ones come at execution
+            args = tuple(None if isinstance(a, Tensor) else a for a in args)
+            event = np.shape(getattr(np.random.default_rng(0), dist)(
+                *(1 if a is None else a for a in args), size=1, **kwargs))[1:] if event_ndim else ()
+            sample = np.zeros(batch + event, kwargs.get("dtype", np.int64 if dist in _DISCRETE else np.float64))
+        else:  # a draw over the parameters checks them (NumPy's errors), gives dtype and event shape
+            sample = np.asarray(getattr(np.random.default_rng(0), dist)(*args, size=batch or 1, **kwargs))
         if population is not None:
             sample = population[sample]
         event = sample.shape[sample.ndim - event_ndim:]
@@ -125,8 +150,9 @@ class RandomState:
             splits = normalize_chunks(chunk_size, shape, sample.dtype.itemsize)
             chunk_size = splits[:len(shape) - event_ndim] + tuple((s,) for s in event)
         op = Random(dist=dist, args=args, kwargs=kwargs, seed=seed, event_ndim=event_ndim or None,
-                    whole=whole or None, population=population, label=f"mt.random.{label}")
-        return new_source(op, shape, sample.dtype, chunk_size)
+                    whole=whole or None, population=population, label=f"mt.random.{label}",
+                    tensor_args=tuple(i for i, _ in tensors) or None)
+        return new_tensor(op, [a for _, a in tensors], shape, sample.dtype, chunk_size=chunk_size)
 
     def rand(self, *dn, dtype=None, chunk_size=None, seed=None) -> Tensor:
         """Uniform floats in [0, 1) of shape ``dn``."""
