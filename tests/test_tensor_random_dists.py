@@ -115,6 +115,10 @@ def test_lazy_tensor_parameters(name, params):
     x = _value(m)
     assert_eq(m, x)
     assert m.dtype == np.int64 and np.all(x.sum(-1) == [5, 50])
+    for make in [lambda: mt.random.multinomial(3, mt.tensor([0.5, 0.5])), lambda: mt.random.choice(mt.arange(3)),
+                 lambda: mt.random.dirichlet(mt.ones(2))]:
+        with pytest.raises(NotImplementedError):  # not fetched behind the user's back
+            make()
     with pytest.raises(ValueError):  # a bad lazy value: NumPy's error when it is drawn
         _value(mt.random.normal(0, mt.tensor([1.0, -1.0]), seed=1))
 

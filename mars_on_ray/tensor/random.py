@@ -109,6 +109,13 @@ def _param(value):
     return value if np.ndim(value) == 0 or isinstance(value, Tensor) else np.asarray(value)
 
 
+def _fixed(value, dtype=None):
+    """A parameter that does not broadcast (probabilities, a mean, a population): client data."""
+    if isinstance(value, Tileable):
+        raise NotImplementedError("mt.random: this parameter must be a NumPy array, not a lazy object")
+    return value if dtype is None and np.ndim(value) == 0 else np.asarray(value, dtype=dtype)
+
+
 class RandomState:
     """A seeded source of random tensors: each call draws a fresh seed from ``seed``."""
 
@@ -122,7 +129,7 @@ class RandomState:
              whole=False, population=None, **kwargs) -> Tensor:
         shape = _shape_of(size)
         args = tuple(_param(a) for a in args)
-        kwargs = {k: _param(v) for k, v in kwargs.items() if v is not None}
+        kwargs = {k: _fixed(v) for k, v in kwargs.items() if v is not None}
         if dtype is not None:
             kwargs["dtype"] = np.dtype(dtype)
         tensors = [(i, a) for i, a in enumerate(args) if isinstance(a, Tensor)]
@@ -204,7 +211,7 @@ class RandomState:
         if np.ndim(a) == 0:
             n = operator.index(a)
         else:
-            population = np.asarray(_param(a))
+            population = _fixed(a)
             if population.ndim != 1:
                 raise ValueError("a must be 1-dimensional")
             n = len(population)
@@ -217,22 +224,23 @@ class RandomState:
 
     def dirichlet(self, alpha, size=None, chunk_size=None, seed=None) -> Tensor:
         """Dirichlet samples: shape ``size + (len(alpha),)``."""
-        if np.any(np.asarray(alpha) <= 0):
+        alpha = _fixed(alpha, float)
+        if np.any(alpha <= 0):
             raise ValueError("alpha <= 0")
         return self._new("dirichlet", "dirichlet", (), size, None, chunk_size, seed, event_ndim=1,
-                         alpha=np.asarray(alpha, dtype=float))
+                         alpha=alpha)
 
     def multinomial(self, n, pvals, size=None, chunk_size=None, seed=None) -> Tensor:
         """Multinomial counts: shape ``size + (len(pvals),)``."""
         return self._new("multinomial", "multinomial", (n,), size, None, chunk_size, seed,
-                         event_ndim=1, pvals=np.asarray(pvals, dtype=float))
+                         event_ndim=1, pvals=_fixed(pvals, float))
 
     def multivariate_normal(self, mean, cov, size=None, check_valid="warn", tol=1e-8,
                             chunk_size=None, seed=None) -> Tensor:
         """Multivariate normal samples: shape ``size + (len(mean),)``."""
         return self._new("multivariate_normal", "multivariate_normal", (), size, None, chunk_size,
-                         seed, event_ndim=1, mean=np.asarray(mean, dtype=float),
-                         cov=np.asarray(cov, dtype=float), check_valid=check_valid, tol=tol)
+                         seed, event_ndim=1, mean=_fixed(mean, float),
+                         cov=_fixed(cov, float), check_valid=check_valid, tol=tol)
 
 
 def _distribution(name: str, spec: str):
