@@ -23,5 +23,6 @@ def test_fft_on_ray():
 def test_random_distributions_on_ray_match_local():
     for t in [mt.random.gamma([1.0, 5.0], 2.0, size=(9, 2), chunk_size=(4, 1), seed=3),
               mt.random.multinomial(10, [0.5, 0.5], size=7, chunk_size=3, seed=3),
-              mt.random.choice(20, size=9, replace=False, chunk_size=4, seed=3)]:
+              mt.random.choice(20, size=9, replace=False, chunk_size=4, seed=3),
+              mt.random.poisson(mt.tensor([1.0, 50.0], chunk_size=1) * 2, size=(5, 2), chunk_size=(2, 2), seed=3)]:
         assert_eq(t, LocalExecutor().compute(t.data)[0])
