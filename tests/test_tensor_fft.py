@@ -41,11 +41,12 @@ def test_one_d(func, dtype, kwargs):
 @pytest.mark.filterwarnings("ignore:`axes` should not be `None`:DeprecationWarning")  # NumPy's s without axes
 @pytest.mark.parametrize("func", N_D)
 @pytest.mark.parametrize("kwargs", [{}, {"axes": (0, 2)}, {"s": (5, 8)}, {"s": (4, 10), "axes": (2, 0)},
-                                    {"axes": (1,), "norm": "ortho"}, {"axes": (-1, 0, 1), "norm": "forward"}])
+                                    {"axes": (1,), "norm": "ortho"}, {"axes": (-1, 0, 1), "norm": "forward"},
+                                    {"s": (4, 6, 8), "axes": (0, 2, 0)}])
 @pytest.mark.parametrize("dtype", [np.float64, np.float32, complex])
 def test_n_d(func, kwargs, dtype):
     if func.endswith("2") and "axes" in kwargs and len(kwargs["axes"]) != 2:
-        kwargs = {**kwargs, "axes": (0, 1)}
+        kwargs = {**kwargs, "axes": (0, 1), **({"s": kwargs["s"][:2]} if "s" in kwargs else {})}
     x = _input(func, dtype)
     t = mt.tensor(x, chunk_size=(4, 2, 5))
     if dtype == complex and func.startswith("rfft"):  # real input only

@@ -44,10 +44,13 @@ def _out_shape(func: str, shape: tuple, kwargs: dict) -> tuple:
         s = [shape[a] for a in axes] if s is None else [operator.index(v) for v in s]
         if kwargs.get("s") is None and func.startswith("irfft") and axes:
             s[-1] = 2 * (shape[axes[-1]] - 1)
-        for a, n in zip(axes, s):
-            out[a] = _points(n, None)
+        steps = list(zip(axes, (_points(n, None) for n in s)))  # in NumPy's order: the last one wins
         if func.startswith("rfft") and axes:
-            out[axes[-1]] = s[-1] // 2 + 1
+            steps = [(axes[-1], s[-1] // 2 + 1), *reversed(steps[:-1])]
+        elif not func.startswith("irfft"):
+            steps.reverse()
+        for a, n in steps:
+            out[a] = n
     return tuple(out)
 
 
@@ -72,12 +75,10 @@ class FFT(Operand):
         return np.asarray(getattr(np.fft, self.func)(x, **self.kwargs))
 
 
-def _transform(func: str, a, axes: tuple, kwargs: dict):
-    t = as_tensor(a)
-    sample = np.zeros((2,) * t.ndim, dtype=t.dtype)  # NumPy's dtype and its errors (axes, norm)
-    extra = {"axes": kwargs["axes"]} if "axes" in kwargs else {"axis": kwargs["axis"]} if "axis" in kwargs else {}
-    dtype = np.asarray(getattr(np.fft, func)(sample, **extra, **{k: v for k, v in kwargs.items()
-                                                                  if k == "norm"})).dtype
+def _transform(func: str, t, axes: tuple, kwargs: dict):
+    sample = np.zeros((2,) * t.ndim, dtype=t.dtype)  # NumPy's dtype and its errors (norm, dtype)
+    dtype = np.asarray(getattr(np.fft, func)(sample, **{k: v for k, v in kwargs.items()
+                                                        if k in ("axis", "axes", "norm")})).dtype
     shape = _out_shape(func, t.shape, kwargs)
     op = FFT(func=func, kwargs=kwargs, axes=tuple(sorted(set(axes))), label=f"mt.fft.{func}")
     return new_tensor(op, [t], shape, dtype)
@@ -91,10 +92,11 @@ def _check_axes(axes, ndim: int, sizes_from_shape: bool) -> None:
 
 def _one_d(func: str):
     def transform(a, n=None, axis=-1, norm=None):
-        axis, ndim = operator.index(axis), as_tensor(a).ndim
-        _check_axes((axis,), ndim, n is None)
-        axis = normalize_axis_index(axis, ndim)
-        return _transform(func, a, (axis,), {"n": n, "axis": axis, "norm": norm})
+        t = as_tensor(a)
+        axis = operator.index(axis)
+        _check_axes((axis,), t.ndim, n is None)
+        axis = normalize_axis_index(axis, t.ndim)
+        return _transform(func, t, (axis,), {"n": n, "axis": axis, "norm": norm})
 
     transform.__name__ = transform.__qualname__ = func
     transform.__doc__ = f"``numpy.fft.{func}`` along ``axis`` (rechunked to one chunk)."
@@ -105,7 +107,8 @@ def _n_d(func: str):
     two_d = func.endswith("2")
 
     def transform(a, s=None, axes=(-2, -1) if two_d else None, norm=None):
-        ndim = as_tensor(a).ndim
+        t = as_tensor(a)
+        ndim = t.ndim
         if axes is None:
             axes = range(ndim) if s is None else range(-len(s), 0)
         axes = tuple(operator.index(ax) for ax in axes)
@@ -113,7 +116,7 @@ def _n_d(func: str):
         axes = tuple(normalize_axis_index(ax, ndim) for ax in axes)
         if s is not None and len(s) != len(axes):
             raise ValueError("Shape and axes have different lengths.")
-        return _transform(func, a, axes, {"s": None if s is None else tuple(s), "axes": axes, "norm": norm})
+        return _transform(func, t, axes, {"s": None if s is None else tuple(s), "axes": axes, "norm": norm})
 
     transform.__name__ = transform.__qualname__ = func
     transform.__doc__ = f"``numpy.fft.{func}`` over ``axes`` (each rechunked to one chunk)."
