@@ -321,6 +321,18 @@ def test_corrwith(cdf):
         m.corrwith(1)
 
 
+def test_corrwith_rows():
+    rs = np.random.RandomState(9)
+    frame = pd.DataFrame(rs.randn(41, 4), columns=list("abcd"), index=[f"r{i % 37}" for i in range(41)])
+    frame.iloc[3, 1] = np.nan
+    other = frame * 2 + rs.randn(41, 4)
+    m, mo = md.DataFrame(frame, chunk_size=7), md.DataFrame(other, chunk_size=5)
+    assert_eq(m.corrwith(mo, axis=1), frame.corrwith(other, axis=1))
+    assert_eq(m.corrwith(mo, axis=1, method="kendall"), frame.corrwith(other, axis=1, method="kendall"))
+    weights = pd.Series([1.0, 2.0, 0.5, 3.0], index=list("abcd"))
+    assert_eq(m.corrwith(md.Series(weights), axis=1), frame.corrwith(weights, axis=1))
+
+
 # --- describe -----------------------------------------------------------------------------------
 
 @pytest.fixture
