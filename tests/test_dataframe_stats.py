@@ -212,6 +212,20 @@ def test_quantile_of_datetimes(interpolation):
             frame[col].quantile(0.3, interpolation=interpolation)
 
 
+def test_median_quantile_of_bool_nullable_and_float32():
+    rs = np.random.RandomState(10)
+    frame = pd.DataFrame({"c": rs.rand(40) > 0.3, "i": pd.array(rs.randint(0, 9, 40), dtype="Int64"),
+                          "f32": rs.rand(40).astype("float32")})
+    m = md.DataFrame(frame, chunk_size=7)
+    assert_eq(m.median(), frame.median())
+    for col in frame.columns:
+        assert_eq(m[col].median(), frame[col].median())
+    assert_eq(m.quantile(0.4, interpolation="lower"), frame.quantile(0.4, interpolation="lower"))
+    assert_eq(m[["f32"]].quantile([0.4, 0.6]), frame[["f32"]].quantile([0.4, 0.6]))
+    assert_eq(m["f32"].quantile(0.4), frame["f32"].quantile(0.4))
+    _raises_like(lambda: frame.quantile(0.5), lambda: m.quantile(0.5))  # numpy can't subtract bools
+
+
 def _tiled_ops(obj):
     from mars_on_ray.core.graph import topo_order
 
