@@ -35,7 +35,7 @@ def from_records(data, index=None, exclude=None, columns=None, coerce_float=Fals
         return from_pandas(frame, chunk_size)
     if data.ndim != 1 or data.dtype.names is None:
         raise ValueError("from_records needs a 1-d tensor of a structured dtype")
-    meta = pd.DataFrame.from_records(np.empty(0, dtype=data.dtype), **kwargs)
+    meta = pd.DataFrame.from_records(np.zeros(1, dtype=data.dtype), **kwargs).iloc[:0]
     op = RecordsFromTensor(kwargs=tuple(kwargs.items()), chunk_size=chunk_size,
                            label="md.from_records")
     return new_frame(op, [data], data.shape[0], meta)

@@ -75,6 +75,8 @@ class CheckedMap(MapChunks):
         hit = np.logical_or.reduce([np.asarray(f, dtype=bool) for f in found]) if found else \
             np.zeros(len(self.labels), dtype=bool)
         missing = self.labels[~hit]
+        if len(missing) and self.level is not None:
+            raise KeyError(f"labels {list(missing)} not found in level")
         if len(missing):
             raise KeyError(_NOT_FOUND.format(list(missing)))
         return (yield from super().tile(ctx, out))
@@ -140,8 +142,13 @@ def _drop(obj, kwargs):
     return obj.drop(**kwargs, errors="ignore")
 
 
-@uses(_drop, rows=lambda node: "same" if node.op.args[1].get("index") is None else "subset",
-      passthrough=True)
+def _drop_rows(node):
+    if isinstance(node.op, CheckedMap):
+        return None  # every label must be found: no row rewrite may pass through
+    return "same" if node.op.args[1].get("index") is None else "subset"
+
+
+@uses(_drop, rows=_drop_rows, passthrough=True)
 def _drop_columns(node, needed):
     return same_as_output(node, needed)
 
@@ -269,6 +276,19 @@ def _where(obj, how, cond, cmode, other, omode, kw, meta):
     return out if meta is None else cast_like(out, meta)
 
 
+def _fractional(sample):
+    """A sample whose float values are not whole numbers: pandas keeps an integer column's
+    dtype when the floats set in it are whole, real data seldom are."""
+    if isinstance(sample, (pd.Series, pd.DataFrame)):
+        sample = sample.copy()
+        frame = sample.to_frame() if isinstance(sample, pd.Series) else sample
+        for i, dtype in enumerate(frame.dtypes):
+            if getattr(dtype, "kind", "O") in "fc":
+                frame.isetitem(i, frame.iloc[:, i] * 0.5)
+        return frame.iloc[:, 0].rename(sample.name) if isinstance(sample, pd.Series) else frame
+    return sample
+
+
 def _cond_operand(obj, cond, axis):
     if callable(cond) and not isinstance(cond, (_Frame, Tensor)):
         cond = cond(obj)
@@ -278,7 +298,9 @@ def _cond_operand(obj, cond, axis):
                 raise NotImplementedError("a lazy condition along the columns is not supported")
             return cond, "scalar"
     if isinstance(cond, np.ndarray) and cond.ndim == 2:
-        return _operand(pd.DataFrame(cond))
+        from .datasource import from_pandas
+
+        return from_pandas(pd.DataFrame(cond)), "positional"
     return _operand(cond)
 
 
@@ -305,7 +327,7 @@ def _where_or_mask(obj, how, cond, other, inplace, axis, level):
             c = pd.DataFrame(flag, index=sample.index, columns=cmeta.columns)
         else:
             c = pd.Series(flag, index=sample.index, name=cmeta.name)
-        o = None if omode is None else _sample_value(other, omode)
+        o = None if omode is None else _fractional(_sample_value(other, omode))
         return _where(sample, how, c, "scalar", o, None if omode is None else "scalar", kw, None)
 
     replaced = how == "mask"  # where replaces where cond is False, mask where it is True
