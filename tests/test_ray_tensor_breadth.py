@@ -44,3 +44,26 @@ def test_linalg_decompositions_on_ray(session):
     np.testing.assert_allclose(mt.linalg.cholesky(mt.tensor(spd, chunk_size=4)).execute().fetch(),
                                np.linalg.cholesky(spd))
     assert np.isclose(mt.linalg.norm(mt.tensor(a, chunk_size=7), 2).execute().fetch(), np.linalg.norm(a, 2))
+
+
+def test_numeric_helpers_on_ray(session):
+    rs = np.random.RandomState(2)
+    a = rs.rand(4, 9)
+    t = mt.tensor(a, chunk_size=3)
+    np.testing.assert_allclose(mt.corrcoef(t).execute().fetch(), np.corrcoef(a))
+    np.testing.assert_array_equal(mt.insert(t, [1, 3], 5.0, axis=1).execute().fetch(),
+                                  np.insert(a, [1, 3], 5.0, axis=1))
+    coords = mt.unravel_index(mt.tensor([3, 7, 11], chunk_size=2), (3, 4))
+    np.testing.assert_array_equal(coords[1].execute().fetch(), np.unravel_index([3, 7, 11], (3, 4))[1])
+
+
+def test_stats_on_ray(session):
+    from scipy import stats
+
+    rs = np.random.RandomState(3)
+    a, b = rs.randn(60), rs.randn(45) + 0.3
+    got = mt.stats.ttest_ind(mt.tensor(a, chunk_size=7), mt.tensor(b, chunk_size=8))
+    want = stats.ttest_ind(a, b)
+    assert np.isclose(got.pvalue.execute().fetch(), want.pvalue)
+    ks = mt.stats.ks_2samp(mt.tensor(a, chunk_size=7), mt.tensor(b, chunk_size=8))
+    assert np.isclose(ks.pvalue.execute().fetch(), stats.ks_2samp(a, b).pvalue)

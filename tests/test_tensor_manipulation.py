@@ -141,3 +141,37 @@ def test_small_helpers():
     assert_eq(mt.ascontiguousarray(_t(A), dtype="f4"), np.ascontiguousarray(A, dtype="f4"))
     assert_eq(mt.asfortranarray(_t(V)), np.asfortranarray(V))
     assert_eq(mt.copy(_t(A)), np.copy(A))
+
+
+@pytest.mark.parametrize("shape,wrap,val", [((5, 5), False, 7), ((7, 3), True, 9), ((7, 3), False, 9),
+                                            ((3, 3, 3), False, 1), ((4, 6), False, [1, 2, 3]),
+                                            ((7, 3), True, [1, 2])])
+def test_fill_diagonal_in_place(shape, wrap, val):
+    a = np.arange(np.prod(shape), dtype=float).reshape(shape)
+    t = _t(a.copy())
+    assert mt.fill_diagonal(t, val, wrap=wrap) is None
+    np.fill_diagonal(a, val, wrap=wrap)
+    assert_eq(t, a)
+
+
+def test_fill_diagonal_errors():
+    for bad in (np.ones(3), np.ones((2, 3, 4))):
+        with pytest.raises(ValueError):
+            np.fill_diagonal(bad.copy(), 1)
+        with pytest.raises(ValueError):
+            mt.fill_diagonal(_t(bad), 1)
+
+
+def test_copyto_in_place():
+    where = np.array([True, False, True, False, True, True, False])
+    dst, expected = _t(np.zeros((5, 7))), np.zeros((5, 7))
+    mt.copyto(dst, _t(V, 3), where=where)
+    np.copyto(expected, V, where=where)
+    assert_eq(dst, expected)
+    with pytest.raises(TypeError):
+        np.copyto(np.zeros(7, dtype=np.int16), np.ones(7))
+    with pytest.raises(TypeError):
+        mt.copyto(_t(np.zeros(7, dtype=np.int16)), _t(np.ones(7)))
+    with pytest.raises(ValueError):
+        mt.copyto(_t(np.zeros(7)), _t(np.ones(4)))
+    assert mt.ExecutableTuple is not None

@@ -13,12 +13,13 @@ from .arithmetic import elementwise, isclose
 from .core import Tensor, as_tensor
 from .joining import concatenate
 from .reshape import reshape, transpose
+from ..dataframe.executable import ExecutableTuple  # noqa: F401  (Mars' name in both namespaces)
 
 __all__ = ["flip", "fliplr", "flipud", "roll", "moveaxis", "rollaxis", "broadcast_to",
            "broadcast_arrays", "tile", "repeat", "tril", "triu", "diag", "diagflat", "real",
            "imag", "angle", "iscomplex", "isreal", "fix", "i0", "sinc", "round_", "modf", "frexp",
            "allclose", "array_equal", "ascontiguousarray", "asfortranarray", "copy", "take",
-           "result_type", "shape", "ndim", "choose"]
+           "result_type", "shape", "ndim", "choose", "copyto", "fill_diagonal", "ExecutableTuple"]
 
 
 def flip(m, axis=None):
@@ -306,3 +307,51 @@ def choose(a, choices, out=None, mode="raise"):
     dtype = np.result_type(*(c.dtype for c in args[1:]))
     return elementwise("mars_on_ray.tensor.manipulation:_choose_kernel", args, label="mt.choose",
                        result_dtype=dtype, mode=mode)
+
+
+def copyto(dst, src, casting="same_kind", where=True):
+    """Copy ``src`` into the tensor ``dst`` (in place: ``dst`` now stands for the new values),
+    where ``where`` is True, with NumPy's casting rule."""
+    from .arithmetic import where as _where
+
+    if not isinstance(dst, Tensor):
+        raise TypeError(f"copyto() argument 1 must be a tensor, not {type(dst).__name__}")
+    src = as_tensor(src)
+    if not np.can_cast(src.dtype, dst.dtype, casting=casting):
+        raise TypeError(f"Cannot cast array data from dtype('{src.dtype}') to dtype('{dst.dtype}') "
+                        f"according to the rule '{casting}'")
+    if tuple(broadcast_shape(tuple(dst.shape), tuple(src.shape))) != tuple(dst.shape):
+        raise ValueError(f"could not broadcast input array from shape {tuple(src.shape)} into shape "
+                         f"{tuple(dst.shape)}")
+    dst.data = _where(where, src.astype(dst.dtype), dst).data
+
+
+def fill_diagonal(a, val, wrap=False):
+    """Fill the main diagonal of ``a`` (in place) with ``val`` (a scalar or values repeated in
+    order along the diagonal), as NumPy's ``fill_diagonal``."""
+    from .arithmetic import where as _where
+    from .datasource import arange
+
+    if not isinstance(a, Tensor):
+        raise TypeError("fill_diagonal() needs a tensor to fill in place")
+    if a.ndim < 2:
+        raise ValueError("array must be at least 2-d")
+    if a.ndim > 2 and len(set(a.shape)) != 1:
+        raise ValueError("All dimensions of input must be of equal length")
+    shape = tuple(int(s) for s in a.shape)
+    total = int(np.prod(shape))
+    step = 1 + int(np.cumprod(shape[:-1]).sum()) if a.ndim > 2 else shape[1] + 1
+    end = total if wrap or a.ndim > 2 else shape[1] * shape[1]
+    flat_pos = reshape(arange(total), shape)
+    on_diag = ((flat_pos % step) == 0) & (flat_pos < end)
+    values = np.asarray(val, dtype=a.dtype).reshape(-1)
+    if values.size <= 1:
+        filled = values[0] if values.size else a
+    else:  # the k-th diagonal element takes values[k % len(values)]
+        filled = elementwise("mars_on_ray.tensor.manipulation:_pick", ((flat_pos // step) % values.size,),
+                             result_dtype=a.dtype, values=values)
+    a.data = _where(on_diag, filled, a).data
+
+
+def _pick(positions, values):
+    return values[positions]
