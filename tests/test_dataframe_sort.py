@@ -74,6 +74,9 @@ def test_sort_values_options(df):
     assert_eq(m["a"].sort_values(kind="stable", ignore_index=True),
               df["a"].sort_values(kind="stable", ignore_index=True))
     assert_eq(m.sort_values(by=("a",), kind="stable"), df.sort_values(by=["a"], kind="stable"))
+    named = df.rename_axis("name")
+    assert_eq(md.DataFrame(named, chunk_size=7).sort_values(["a", "name"], ascending=[True, False]),
+              named.sort_values(["a", "name"], ascending=[True, False]))
     inplace, expected = md.DataFrame(df, chunk_size=7), df.copy()
     assert inplace.sort_values("a", inplace=True, kind="stable") is None
     expected.sort_values("a", inplace=True, kind="stable")
