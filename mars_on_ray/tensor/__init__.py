@@ -14,3 +14,7 @@ from .setops import *  # noqa: F401,F403
 from .histogram import *  # noqa: F401,F403
 from .nonzero import *  # noqa: F401,F403
 from .cumulative import *  # noqa: F401,F403
+from .joining import *  # noqa: F401,F403
+from .manipulation import *  # noqa: F401,F403
+from .methods import *  # noqa: F401,F403
+from .numeric import *  # noqa: F401,F403
