@@ -90,6 +90,10 @@ def test_apply_columns_is_a_column_shuffle_not_one_chunk(num):
     groups = {c.key for c in topo_order(tiled.flat)
               if isinstance(c.op, ColumnGroupApply) and c.op.stage == "apply"}
     assert len(groups) == 3
+    from mars_on_ray.core.fusion import build_steps
+    from mars_on_ray.dataframe.apply_columns import ColumnSplit
+    steps = build_steps(tiled.flat, set())
+    assert sum(isinstance(s.op, ColumnSplit) for s in steps) == 6  # each block is split once
 
 
 def test_apply_columns_raw(num):
@@ -323,3 +327,28 @@ def test_map_chunk(df):
     per_chunk = m.map_chunk(lambda c: c.head(1))
     assert_eq(per_chunk, df.iloc[::4])
     assert_eq(md.Series(df["s"], chunk_size=5).map_chunk(lambda s: s.str.upper()), df["s"].str.upper())
+
+
+@pytest.mark.parametrize("func", [["sum", "max"], ["min", "count", "mean"], ["product", "std", "var"],
+                                  {"c": ["sum", "max"], "a": "mean"}, {"a": "sum", "b": "max"},
+                                  {"b": ["min"], "a": ["max", "min"]}], ids=repr)
+def test_agg_of_reduction_names_uses_tree_reductions(df, func):
+    from mars_on_ray.core.graph import topo_order
+    frame = df[["a", "b", "c", "n"]]
+    m = md.DataFrame(frame, chunk_size=4)
+    res = m.agg(func)
+    ops = {type(c.op).__name__ for c in topo_order(LocalExecutor().tile(res.data).flat)}
+    assert "ReduceChunks" in ops and "ColumnGroupApply" not in ops
+    assert_eq(res, frame.agg(func))
+    assert_eq(md.DataFrame(frame.iloc[:0], chunk_size=4).agg(func), frame.iloc[:0].agg(func))
+
+
+def test_apply_of_a_ufunc_is_blockwise(num):
+    from mars_on_ray.core.graph import topo_order
+    m = md.DataFrame(num, chunk_size=4)
+    with np.errstate(all="ignore"):
+        res = m.apply(np.sqrt)
+        ops = {type(c.op).__name__ for c in topo_order(LocalExecutor().tile(res.data).flat)}
+        assert "ColumnGroupApply" not in ops
+        assert_eq(res, num.apply(np.sqrt))
+        assert_eq(m.apply(np.exp, result_type="broadcast"), num.apply(np.exp, result_type="broadcast"))

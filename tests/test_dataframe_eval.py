@@ -173,3 +173,13 @@ def test_between_series_bounds_and_errors(df):
         m["b"].between(1, 2, inclusive="all")
     empty = md.Series(df["b"].iloc[:0], chunk_size=4)
     assert_eq(empty.between(1, 2), df["b"].iloc[:0].between(1, 2))
+
+
+def test_lazy_local_variables(df):
+    m = md.DataFrame(df, chunk_size=4)
+    mu, shifted = m["b"].mean(), m["a"] * 2
+    mu_value, shifted_value = df["b"].mean(), df["a"] * 2
+    assert_eq(m.query("b > @mu"), df.query("b > @mu_value"))
+    assert_eq(m.eval("a + @shifted"), df.eval("a + @shifted_value"))
+    assert_eq(m.eval("z = b - @mu"), df.eval("z = b - @mu_value"))
+    assert_eq(m.query("a < @shifted and b > @mu"), df.query("a < @shifted_value and b > @mu_value"))

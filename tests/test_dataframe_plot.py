@@ -105,12 +105,12 @@ def test_missing_matplotlib_raises_pandas_import_error_before_computing(df, monk
     m = md.DataFrame(df, chunk_size=7)
     with pytest.raises(ImportError) as expected:
         df.plot()
-    import mars_on_ray.dataframe.transpose as transpose
+    import mars_on_ray.dataframe.reshape as reshape
 
     def fail(obj):
         raise AssertionError("computed although nothing can be drawn")
 
-    monkeypatch.setattr(transpose, "compute_now", fail)
+    monkeypatch.setattr(reshape, "compute_now", fail)
     for draw in (m.plot, m.plot.line, m["a"].plot.hist, m.hist, m.boxplot, m["a"].hist):
         with pytest.raises(ImportError) as got:
             draw()

@@ -240,6 +240,12 @@ def test_dot_with_arrays(mats):
     assert_eq(mx.dot(mt.tensor(arr, chunk_size=2)), x.dot(arr))
     assert_eq(mx.dot(arr), x.dot(arr))
     assert_eq(mx.dot(arr[:, 0]), x.dot(arr[:, 0]))
+    s = md.Series(x["w"], chunk_size=6)
+    ints = np.arange(23 * 3).reshape(23, 3)
+    assert_eq(s.dot(mt.tensor(ints, chunk_size=(5, 2))), x["w"].dot(ints))
+    assert_eq(s @ ints[:, 0], x["w"] @ ints[:, 0])
+    assert_eq(s[s > 0.5].dot(np.ones(int((x["w"] > 0.5).sum()))), x["w"][x["w"] > 0.5].dot(
+        np.ones(int((x["w"] > 0.5).sum()))))
 
 
 def test_dot_bad_shapes_raise_like_pandas(mats):
@@ -253,6 +259,8 @@ def test_dot_bad_shapes_raise_like_pandas(mats):
         md.Series(x["w"]).dot(md.Series(x["w"].iloc[:5]))
     with pytest.raises(TypeError):
         mx.dot("abc")
+    with pytest.raises(ValueError):
+        md.Series(x["w"]).dot(np.ones(5))
 
 
 # -- rebalance -------------------------------------------------------------------------------------
@@ -269,3 +277,72 @@ def test_rebalance_makes_even_chunks(df):
     assert_eq(m.rebalance(factor=1.5), df)
     with pytest.raises(ValueError):
         m.rebalance(num_partitions=0)
+
+
+# -- pivot_table -----------------------------------------------------------------------------------
+@pytest.fixture
+def sales():
+    rs = np.random.RandomState(4)
+    n = 61
+    frame = pd.DataFrame({"k": rs.choice(["a", "b", "c", "d"], n), "j": rs.randint(0, 3, n),
+                          "c": rs.choice(["x", "y", "z"], n), "v": rs.rand(n), "w": rs.randint(0, 10, n),
+                          "n": np.nan})
+    frame.loc[[3, 9, 40], "k"] = None  # missing keys are dropped, as by groupby
+    frame.loc[frame["c"] == "z", "v"] = np.nan  # an all-NaN block of the table
+    return frame
+
+
+PIVOTS = [dict(index="k", columns="c", values="v"), dict(index=["k", "j"], columns="c", values=["v", "w"]),
+          dict(index="k", columns=["c", "j"], values=["v", "w"], aggfunc="sum"),
+          dict(index="k", columns="c", values="w", aggfunc="sum", fill_value=0),
+          dict(index="j", columns="c", values="v", aggfunc=["mean", "max"]),
+          dict(index="k", values=["v", "w"], aggfunc={"v": "mean", "w": "max"}),
+          dict(index="k", columns="c", values="w", aggfunc="count"),
+          dict(index="k", columns="j", values="v", aggfunc="median"),
+          dict(index="k", columns="c", values="v", dropna=False),
+          dict(index="k", columns="c", values=["v", "n"])]
+
+
+@pytest.mark.parametrize("kwargs", PIVOTS, ids=repr)
+def test_pivot_table(sales, kwargs):
+    m = md.DataFrame(sales, chunk_size=7)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", FutureWarning)
+        expected = pd.pivot_table(sales, **kwargs)
+        assert_eq(md.pivot_table(m, **kwargs), expected)
+        assert_eq(m[m["w"] > 2].pivot_table(**kwargs), sales[sales["w"] > 2].pivot_table(**kwargs))
+
+
+def test_pivot_table_bad_input(sales):
+    m = md.DataFrame(sales, chunk_size=7)
+    with pytest.raises(KeyError):
+        m.pivot_table(index="zz", columns="c", values="v")
+    with pytest.raises(NotImplementedError):
+        m.pivot_table(index="k", columns="c", values="v", margins=True)
+
+
+@pytest.fixture
+def long():
+    rs = np.random.RandomState(5)
+    frame = pd.DataFrame({"k": np.repeat(list("abcdefg"), 3), "c": ["x", "y", "z"] * 7, "v": rs.rand(21),
+                          "w": rs.randint(0, 9, 21)}, index=[f"i{i}" for i in range(21)])
+    return frame.drop(["i4", "i11"])  # combinations missing from the table
+
+
+@pytest.mark.parametrize("kwargs", [dict(index="k", columns="c", values="v"), dict(index="k", columns="c"),
+                                    dict(index="k", columns="c", values=["w", "v"]),
+                                    dict(index=["k", "w"], columns="c", values="v")], ids=repr)
+def test_pivot(long, kwargs):
+    m = md.DataFrame(long, chunk_size=4)
+    assert_eq(m.pivot(**kwargs), long.pivot(**kwargs))
+    assert_eq(md.pivot(m, **kwargs), pd.pivot(long, **kwargs))
+
+
+def test_pivot_duplicate_entries_raise_like_pandas(long):
+    bad = pd.concat([long, long.iloc[:1]])
+    with pytest.raises(ValueError):
+        bad.pivot(index="k", columns="c", values="v")
+    with pytest.raises(ValueError):
+        md.DataFrame(bad, chunk_size=4).pivot(index="k", columns="c", values="v")
+    with pytest.raises(KeyError):
+        md.DataFrame(long).pivot(index="k", columns="zz")

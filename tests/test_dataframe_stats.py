@@ -195,6 +195,23 @@ def test_quantile_of_extension_and_filtered_data():
     assert_eq(md.DataFrame(empty, chunk_size=3)[["f"]].quantile(0.5), empty[["f"]].quantile(0.5))
 
 
+@pytest.mark.parametrize("interpolation", ["linear", "lower", "nearest", "midpoint"])
+def test_quantile_of_datetimes(interpolation):
+    rs = np.random.RandomState(8)
+    frame = pd.DataFrame({"t": pd.Timestamp("2020-01-01") + pd.to_timedelta(rs.randint(0, 10**6, 41), unit="s"),
+                          "x": rs.rand(41)})
+    frame.loc[[3, 7], "t"] = pd.NaT
+    frame["d"] = frame["t"] - pd.Timestamp("2019-01-01")
+    m = md.DataFrame(frame, chunk_size=7)
+    for q in (0.3, [0.1, 0.5, 0.77]):
+        assert_eq(m.quantile(q, interpolation=interpolation), frame.quantile(q, interpolation=interpolation))
+    for col in ("t", "d"):
+        assert_eq(m[col].quantile([0.2, 0.9], interpolation=interpolation),
+                  frame[col].quantile([0.2, 0.9], interpolation=interpolation))
+        assert _value(m[col].quantile(0.3, interpolation=interpolation)) == \
+            frame[col].quantile(0.3, interpolation=interpolation)
+
+
 def _tiled_ops(obj):
     from mars_on_ray.core.graph import topo_order
 
@@ -338,3 +355,81 @@ def test_describe_series_and_edge_cases(ddf):
     with pytest.raises(ValueError):
         m.describe(percentiles=[1.5])
     _raises_like(lambda: ddf[["a"]].describe(include=[object]), lambda: m[["a"]].describe(include=[object]))
+
+
+# --- cut / qcut ---------------------------------------------------------------------------------
+
+@pytest.fixture
+def xs():
+    rs = np.random.RandomState(7)
+    s = pd.Series(rs.randn(41) * 10, index=[f"r{i % 37:02d}" for i in range(41)], name="x")
+    s.iloc[[3, 9]] = np.nan
+    return s
+
+
+def _assert_binned(lazy, expected):
+    """Edges from the data: the declared dtype is 'category' until they are known; the chunks
+    and the computed result carry pandas' exact categories."""
+    assert_eq(lazy, expected, check_dtype=False)
+    pd.testing.assert_series_equal(_value(lazy), expected)
+
+
+@pytest.mark.parametrize("kw", [{}, {"right": False}, {"labels": ["lo", "mid", "hi", "top"]},
+                                {"include_lowest": True, "precision": 1}, {"labels": False},
+                                {"ordered": False, "labels": list("abcd")}], ids=repr)
+def test_cut_with_given_edges(xs, kw):
+    m = md.Series(xs, chunk_size=7)
+    edges = [-30, -5, 0, 5, 30]
+    expected = pd.cut(xs, edges, **kw)
+    if kw.get("labels") is False:  # pandas gives float codes when a value falls in no bin
+        _assert_binned(md.cut(m, edges, **kw), expected)
+    else:
+        assert_eq(md.cut(m, edges, **kw), expected)
+    ii = pd.IntervalIndex.from_breaks([-20, 0, 20])
+    assert_eq(md.cut(m, ii), pd.cut(xs, ii))
+    res, bins = md.cut(m, edges, retbins=True)
+    np.testing.assert_array_equal(bins, pd.cut(xs, edges, retbins=True)[1])
+
+
+@pytest.mark.parametrize("kw", [{}, {"right": False, "precision": 1}, {"labels": False},
+                                {"labels": ["a", "b", "c", "d"]}, {"include_lowest": True}], ids=repr)
+def test_cut_with_a_number_of_bins(xs, kw):
+    m = md.Series(xs, chunk_size=7)
+    _assert_binned(md.cut(m, 4, **kw), pd.cut(xs, 4, **kw))
+    res, bins = md.cut(m, 4, retbins=True, **kw)
+    expected, expected_bins = pd.cut(xs, 4, retbins=True, **kw)
+    pd.testing.assert_series_equal(_value(res), expected)
+    np.testing.assert_array_equal(_value(bins), expected_bins)
+    flt = m[m > 0]
+    _assert_binned(md.cut(flt, 4, **kw), pd.cut(xs[xs > 0], 4, **kw))
+    ints = pd.Series(np.arange(41) % 9, name="i")
+    _assert_binned(md.cut(md.Series(ints, chunk_size=6), 4, **kw), pd.cut(ints, 4, **kw))
+
+
+@pytest.mark.parametrize("q", [4, [0, 0.1, 0.5, 1.0], 10], ids=repr)
+def test_qcut(xs, q):
+    m = md.Series(xs, chunk_size=7)
+    _assert_binned(md.qcut(m, q), pd.qcut(xs, q))
+    _assert_binned(md.qcut(m, q, labels=False), pd.qcut(xs, q, labels=False))
+    res, bins = md.qcut(m, q, retbins=True, precision=2)
+    expected, expected_bins = pd.qcut(xs, q, retbins=True, precision=2)
+    pd.testing.assert_series_equal(_value(res), expected)
+    np.testing.assert_allclose(_value(bins), expected_bins)
+
+
+def test_cut_qcut_errors_and_duplicates(xs):
+    m = md.Series(xs, chunk_size=7)
+    many = pd.Series(np.repeat([1.0, 2.0, 3.0], [30, 5, 6]))
+    mm = md.Series(many, chunk_size=8)
+    _assert_binned(md.qcut(mm, 4, duplicates="drop"), pd.qcut(many, 4, duplicates="drop"))
+    with pytest.raises(ValueError):
+        _value(md.qcut(mm, 4))  # duplicate edges: pandas' ValueError once the edges are known
+    with pytest.raises(ValueError):
+        md.cut(m, [3, 1, 2])
+    with pytest.raises(ValueError):
+        md.cut(m, 0)
+    with pytest.raises(ValueError):
+        md.cut(m, 3, labels=["a", "b"])
+    with pytest.raises(ValueError):
+        md.qcut(m, 4, labels=["a"])
+    pd.testing.assert_extension_array_equal(md.cut(xs.to_numpy(), 3), pd.cut(xs.to_numpy(), 3))  # pandas

@@ -123,3 +123,54 @@ def test_constant_values_have_zero_variance():
     m = md.Series(s, chunk_size=6)
     assert_eq(m.expanding().var(), s.expanding().var())
     assert_eq(m.rolling(5).std(), s.rolling(5).std())
+
+
+@pytest.mark.parametrize("adjust", [True, False])
+@pytest.mark.parametrize("ignore_na", [False, True])
+@pytest.mark.parametrize("params", [{"com": 0.5}, {"span": 5}, {"alpha": 0.9}, {"halflife": 3}],
+                         ids=repr)
+def test_ewm(df, adjust, ignore_na, params):
+    m = md.DataFrame(df, chunk_size=7)
+    for mp in (0, 3):
+        kw = dict(params, adjust=adjust, ignore_na=ignore_na, min_periods=mp)
+        assert_eq(m.ewm(**kw).mean(), df.ewm(**kw).mean(), rtol=1e-6)
+        assert_eq(m["a"].ewm(**kw).mean(), df["a"].ewm(**kw).mean(), rtol=1e-6)
+        # adjust=False renormalizes after every observation: var / std over gaps of missing
+        # values are not supported (a clear error), the mean is
+        cols = ["a", "b", "c"] if adjust or ignore_na else ["b", "c"]
+        for how in ("var", "std"):
+            assert_eq(getattr(m[cols].ewm(**kw), how)(), getattr(df[cols].ewm(**kw), how)(), rtol=1e-6)
+        assert_eq(m[cols].ewm(**kw).var(bias=True), df[cols].ewm(**kw).var(bias=True), rtol=1e-6)
+        if adjust:
+            assert_eq(m.ewm(**kw).sum(), df.ewm(**kw).sum(), rtol=1e-6)
+
+
+def test_ewm_is_a_scan_and_errors(df):
+    m = md.DataFrame(df, chunk_size=7)
+    tiled = LocalExecutor().tile(m.ewm(span=4).mean().data)
+    assert len(tiled.flat) == 6 and all(isinstance(c.op, Scan) for c in tiled.flat)
+    with pytest.raises(NotImplementedError):
+        LocalExecutor().compute(m["a"].ewm(com=1, adjust=False).var().data)
+    with pytest.raises(NotImplementedError):
+        m.ewm(com=1, adjust=False).sum()
+    with pytest.raises(ValueError):
+        m.ewm(com=1, span=2)
+    with pytest.raises(ValueError):
+        m.ewm(alpha=2)
+    with pytest.raises(NotImplementedError):
+        m.ewm(halflife="1D", times=pd.date_range("2020", periods=41))
+    with pytest.raises(DataError):
+        md.DataFrame(pd.DataFrame({"x": list("abc")})).ewm(com=1).mean()
+
+
+def test_ewm_long_and_unknown_extents(df):
+    rs = np.random.RandomState(5)
+    s = pd.Series(rs.randn(300).cumsum())
+    s[rs.rand(300) > 0.8] = np.nan
+    m = md.Series(s, chunk_size=23)
+    for kw in ({"com": 50}, {"alpha": 0.3, "adjust": False}, {"span": 10, "ignore_na": True}):
+        assert_eq(m.ewm(**kw).mean(), s.ewm(**kw).mean(), rtol=1e-6)
+    assert_eq(m.ewm(com=50).std(), s.ewm(com=50).std(), rtol=1e-6)
+    sel = md.DataFrame(df, chunk_size=6)
+    sel, expected = sel[sel["b"] > -2], df[df["b"] > -2]
+    assert_eq(sel.ewm(com=2).mean(), expected.ewm(com=2).mean(), rtol=1e-6)

@@ -26,7 +26,8 @@ def test_apply_closures_on_ray(df):
     def row(r):
         return r["a"] * offset + len(table.get(r["s"], ""))
     assert_eq(m.apply(row, axis=1), df.apply(row, axis=1))
-    assert_eq(m[["a", "b"]].apply(lambda c: c - c.mean() * offset), df[["a", "b"]].apply(lambda c: c - c.mean() * offset))
+    assert_eq(m[["a", "b"]].apply(lambda c: c - c.mean() * offset),
+              df[["a", "b"]].apply(lambda c: c - c.mean() * offset))
     assert_eq(m["s"].map(table), df["s"].map(table))
     assert_eq(m["a"].apply(lambda x: x + offset), df["a"].apply(lambda x: x + offset))
     assert_eq(m.map_chunk(lambda c: c[c["a"] > offset]), df[df["a"] > offset])

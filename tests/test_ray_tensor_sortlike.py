@@ -20,6 +20,9 @@ def test_sort_argsort_psrs_on_ray():
     assert_eq(mt.argsort(t), np.argsort(X, kind="stable"))
     x2 = X[:1800].reshape(60, 30)
     assert_eq(mt.sort(mt.tensor(x2, chunk_size=(25, 7)), axis=0), np.sort(x2, axis=0))
+    few_lanes = X[:1800].reshape(3, 600)  # each lane sorted by its own PSRS
+    assert_eq(mt.argsort(mt.tensor(few_lanes, chunk_size=(2, 150)), axis=1),
+              np.argsort(few_lanes, axis=1, kind="stable"))
 
 
 def test_order_statistics_on_ray():
@@ -28,6 +31,9 @@ def test_order_statistics_on_ray():
     assert_eq(mt.percentile(t, [1, 50, 99]), np.percentile(clean, [1, 50, 99]))
     assert_eq(mt.median(mt.tensor(X, chunk_size=300)), np.median(X))
     assert_eq(mt.quantile(t, 0.3, method="hazen"), np.quantile(clean, 0.3, method="hazen"))
+    w = np.arange(len(clean)) % 3
+    assert_eq(mt.quantile(t, [0.2, 0.9], method="inverted_cdf", weights=mt.tensor(w, chunk_size=500)),
+              np.quantile(clean, [0.2, 0.9], method="inverted_cdf", weights=w))
     v, i = mt.topk(t, 5, return_index=True)
     order = np.argsort(-clean, kind="stable")[:5]
     assert_eq(v, clean[order])

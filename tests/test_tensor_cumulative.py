@@ -105,3 +105,11 @@ def test_ptp(axis, keepdims):
         mt.ptp(mt.tensor(XI > 1))
     with pytest.raises(ValueError):
         _compute(mt.ptp(mt.tensor(np.zeros(0))))
+
+
+def test_scan_of_zero_d_is_one_d():
+    z = np.array(2.5)
+    for axis in (None, 0, -1):
+        assert_eq(mt.cumsum(mt.tensor(z), axis=axis), np.cumsum(z, axis=axis))
+    with pytest.raises(np.exceptions.AxisError):
+        mt.cumprod(mt.tensor(z), axis=1)

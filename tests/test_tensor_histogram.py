@@ -169,3 +169,12 @@ def test_histogram_errors():
         mt.histogram(t, range=(2, 1))
     with pytest.raises(ValueError):
         mt.histogram(t, weights=np.ones(3))
+
+
+def test_histogram_of_booleans_counts_them_as_uint8():
+    b = X > 0.3
+    with pytest.warns(RuntimeWarning):
+        got = mt.histogram(mt.tensor(b, chunk_size=13), bins=3)
+    want = np.histogram(b, bins=3)
+    assert_eq(got[0], want[0])
+    assert_eq(got[1], want[1])

@@ -5,6 +5,8 @@ import numpy as np
 import pytest
 
 import mars_on_ray.tensor as mt
+from mars_on_ray.core.graph import topo_order
+from mars_on_ray.core.local import LocalExecutor
 from mars_on_ray.testing import assert_eq
 
 RS = np.random.RandomState(1)
@@ -114,3 +116,67 @@ def test_quantile_edge_cases():
     filtered = t[t > 5]  # unknown length until executed
     assert_eq(mt.median(filtered), np.median(X1[X1 > 5]))
     assert_eq(mt.quantile(filtered, [0.25, 0.75]), np.quantile(X1[X1 > 5], [0.25, 0.75]))
+
+
+@pytest.mark.filterwarnings("ignore::RuntimeWarning")  # NumPy's own, on inf - inf
+@pytest.mark.parametrize("data", [np.repeat([3.0, 1.0, 2.0], 20), np.full(40, 7), RS.randn(600),
+                                  np.r_[RS.randn(200), [np.inf, -np.inf, np.nan]]])
+@pytest.mark.parametrize("chunk", [3, 41, 700])
+def test_quantile_selection_without_sorting(data, chunk):
+    t = mt.tensor(data, chunk_size=chunk)
+    qs = [0, 0.001, 0.25, 0.5, 0.999, 1]
+    for method in ("linear", "nearest", "midpoint", "inverted_cdf"):
+        assert_eq(mt.quantile(t, qs, method=method), np.quantile(data, qs, method=method))
+    assert_eq(mt.median(t), np.median(data))
+    tiled = LocalExecutor().tile(mt.percentile(t, [1, 50, 99]).data)
+    ops = {type(n.op).__name__ for n in topo_order(tiled.flat)}
+    assert "GatherRanks" in ops and not ops & {"MergeRuns", "SortChunk"}
+
+
+@pytest.mark.parametrize("k", [1, 5, 50, 299])
+@pytest.mark.parametrize("largest", [True, False])
+@pytest.mark.parametrize("dtype", ["float64", "int16", "bool"])
+def test_topk_many_ties_and_nan(k, largest, dtype):
+    x = RS.randint(0, 5, size=300).astype(float)
+    x[[3, 100, 101]] = np.nan
+    x = x.astype(dtype) if dtype == "float64" else np.nan_to_num(x).astype(dtype)
+    t = mt.tensor(x, chunk_size=37)
+    values, index = _stable_top(x, k, 0, largest)
+    assert_eq(mt.topk(t, k, largest=largest), values)
+    assert_eq(mt.argtopk(t, k, largest=largest), index)
+
+
+@pytest.mark.parametrize("data", [RS.randn(300), RS.randint(0, 5, size=300).astype(float),
+                                  RS.randint(0, 50, size=300)])
+@pytest.mark.parametrize("kind", ["float", "int", "ones"])
+def test_weighted_quantiles(data, kind):
+    w = {"float": RS.rand(300), "int": RS.randint(0, 3, size=300).astype(float),
+         "ones": np.ones(300)}[kind]
+    t, tw = mt.tensor(data, chunk_size=37), mt.tensor(w, chunk_size=50)
+    qs = [0, 0.1, 0.25, 0.5, 0.77, 1]
+    assert_eq(mt.quantile(t, qs, method="inverted_cdf", weights=tw),
+              np.quantile(data, qs, method="inverted_cdf", weights=w))
+    assert_eq(mt.percentile(t, 50, method="inverted_cdf", weights=w),
+              np.percentile(data, 50, method="inverted_cdf", weights=w))
+
+
+def test_weighted_quantile_edges_and_errors():
+    d = RS.randn(100)
+    d[5] = np.nan
+    w = np.ones(100)
+    assert_eq(mt.quantile(mt.tensor(d, chunk_size=9), [0.3], method="inverted_cdf", weights=w),
+              np.quantile(d, [0.3], method="inverted_cdf", weights=w))
+    x2, w2 = RS.rand(6, 7), RS.rand(6, 7)
+    assert_eq(mt.quantile(mt.tensor(x2, chunk_size=4), 0.4, method="inverted_cdf", weights=w2,
+                          keepdims=True),
+              np.quantile(x2, 0.4, method="inverted_cdf", weights=w2, keepdims=True))
+    with pytest.raises(ValueError):
+        mt.quantile(mt.tensor(x2), 0.4, weights=w2)  # only inverted_cdf takes weights
+    with pytest.raises(NotImplementedError):
+        mt.quantile(mt.tensor(x2), 0.4, method="inverted_cdf", weights=w2, axis=0)
+    with pytest.raises(ValueError):
+        LocalExecutor().compute(mt.quantile(mt.tensor(d), 0.5, method="inverted_cdf",
+                                            weights=-w).data)
+    with pytest.raises(ValueError):
+        LocalExecutor().compute(mt.quantile(mt.tensor(d, chunk_size=30), 0.5,
+                                            method="inverted_cdf", weights=0 * w).data)

@@ -3,6 +3,7 @@ import numpy as np
 import pytest
 
 import mars_on_ray.tensor as mt
+from mars_on_ray.core.graph import topo_order
 from mars_on_ray.core.local import LocalExecutor
 from mars_on_ray.testing import assert_eq
 
@@ -47,7 +48,7 @@ def test_unique_edge_cases():
     filtered = t[t > 4]  # unknown length
     assert_eq(mt.unique(filtered), np.unique(XF[XF > 4]))
     with pytest.raises(NotImplementedError):
-        mt.unique(t, axis=0)
+        mt.unique(mt.tensor(np.zeros((3, 0))), axis=0)
 
 
 @pytest.mark.parametrize("invert", [False, True])
@@ -76,3 +77,27 @@ def test_set_operations():
     f = mt.tensor(XF, chunk_size=5)
     assert_eq(mt.setdiff1d(f, [np.nan, 1.0]), np.setdiff1d(XF, [np.nan, 1.0]))
     assert_eq(mt.intersect1d(f, [np.nan, 1.0]), np.intersect1d(XF, [np.nan, 1.0]))
+
+
+def test_isin_joins_small_test_chunks():
+    x = np.arange(100)
+    test = np.arange(0, 300, 3).reshape(10, 10)
+    got = mt.isin(mt.tensor(x, chunk_size=10), mt.tensor(test, chunk_size=3))
+    assert_eq(got, np.isin(x, test))
+    tiled = LocalExecutor().tile(got.data)
+    pairs = [c for c in topo_order(tiled.flat) if type(c.op).__name__ == "IsinChunk"]
+    assert len(pairs) == 10  # one test piece per element chunk, not 16 per chunk
+
+
+@pytest.mark.parametrize("shape,axis,chunk", [((30, 3), 0, (7, 2)), ((4, 30), 1, (3, 7)),
+                                              ((6, 20, 2), 1, (4, 6, 1)), ((30, 2), -2, (30, 2))])
+def test_unique_along_an_axis(shape, axis, chunk):
+    a = RS.randint(0, 3, size=shape).astype(float)
+    t = mt.tensor(a, chunk_size=chunk)
+    got = mt.unique(t, axis=axis, return_index=True, return_inverse=True, return_counts=True)
+    want = np.unique(a, axis=axis, return_index=True, return_inverse=True, return_counts=True)
+    for g, w in zip(got, want):
+        assert_eq(g, w)
+    assert_eq(mt.unique(t.astype(np.int32), axis=axis), np.unique(a.astype(np.int32), axis=axis))
+    with pytest.raises(np.exceptions.AxisError):
+        mt.unique(t, axis=len(shape))

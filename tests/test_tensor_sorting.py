@@ -4,6 +4,7 @@ import numpy as np
 import pytest
 
 import mars_on_ray.tensor as mt
+from mars_on_ray.core.graph import topo_order
 from mars_on_ray.core.local import LocalExecutor
 from mars_on_ray.testing import assert_eq
 
@@ -122,3 +123,59 @@ def test_partition_errors():
         mt.partition(t, 1.5)
     with pytest.raises(np.exceptions.AxisError):
         mt.partition(t, 1, axis=1)
+
+
+@pytest.mark.parametrize("shape,chunk,axis", [((3, 50), (2, 7), 1), ((3, 50), (1, 50), 1),
+                                              ((2, 40, 2), (1, 6, 2), 1), ((40, 2), (9, 1), 0),
+                                              ((0, 30), (1, 7), 1)])
+def test_sort_few_lanes_by_lane_psrs(shape, chunk, axis):
+    x = RS.randint(0, 10, size=shape).astype(float)
+    if x.size:
+        x.flat[7] = np.nan
+    t = mt.tensor(x, chunk_size=chunk)
+    assert_eq(mt.sort(t, axis=axis), np.sort(x, axis=axis))
+    assert_eq(mt.argsort(t, axis=axis), np.argsort(x, axis=axis, kind="stable"))
+    value = LocalExecutor().compute(mt.partition(t, 3, axis=axis).data)[0]
+    _check_partition(np.moveaxis(value, axis, -1), np.moveaxis(np.partition(x, 3, axis=axis), axis, -1), 3)
+    tiled = LocalExecutor().tile(mt.sort(t, axis=axis).data)
+    if x.size and chunk[axis] < shape[axis]:
+        assert {type(c.op).__name__ for c in tiled.flat} == {"StackLanes"}
+
+
+def test_sort_of_chunks_that_turn_out_empty():
+    t = mt.tensor(np.arange(20.0), chunk_size=6)
+    empty = t[t > 100]
+    assert_eq(mt.sort(empty), np.array([]))
+    assert_eq(mt.argsort(empty), np.array([], dtype=np.intp))
+    some = t[(t > 13) | (t < 2)]  # some chunks empty, others not
+    assert_eq(mt.sort(-some), np.sort(-np.r_[0.0, 1, 14, 15, 16, 17, 18, 19]))
+
+
+@pytest.mark.parametrize("with_nan", [False, True])
+def test_psrs_spreads_heavy_duplicates(with_nan):
+    x = np.where(RS.rand(400) < 0.8, 5.0, RS.rand(400))
+    if with_nan:
+        x[RS.rand(400) < 0.5] = np.nan
+    t = mt.tensor(x, chunk_size=50)
+    assert_eq(mt.sort(t), np.sort(x))
+    assert_eq(mt.argsort(t), np.argsort(x, kind="stable"))
+    for expr in (mt.sort(t), mt.argsort(t)):
+        ex = LocalExecutor()
+        tiled = ex.tile(expr.data)
+        ex._run(tiled.flat)
+        merged = {c.key: c for c in topo_order(tiled.flat) if type(c.op).__name__ == "MergeRuns"}
+        sizes = [len(ex.values[k]) for k in merged if k in ex.values]
+        assert sizes and max(sizes) <= 2 * 400 / len(sizes)  # no range holds most of the data
+
+
+def test_zero_d_and_empty_like_numpy():
+    z = np.array(2.5)
+    assert_eq(mt.argsort(mt.tensor(z)), np.argsort(z))  # NumPy takes it as 1-d
+    assert_eq(mt.argsort(mt.tensor(z), axis=0), np.argsort(z, axis=0))
+    assert_eq(mt.argpartition(mt.tensor(z), 0), np.argpartition(z, 0))
+    with pytest.raises(np.exceptions.AxisError):
+        mt.argsort(mt.tensor(z), axis=1)
+    with pytest.raises(np.exceptions.AxisError):
+        mt.partition(mt.tensor(z), 0)
+    e = np.zeros((2, 0))
+    assert_eq(mt.partition(mt.tensor(e), 5), np.partition(e, 5))  # no kth check on empty

@@ -18,16 +18,15 @@ from ..core.entity import ChunkData, Tiled, chunk_grid
 from ..core.operand import Operand
 from ..tensor.core import Tensor, new_tensor
 from . import reduction
-from .apply import Call, conform, infer_meta, rows_of, rowwise
+from .apply import MetaParam, Call, conform, infer_meta, rows_of, rowwise
+from .agg_tree import TREE, tree_agg
 from .apply_columns import columnwise
 from .blockwise import row_chunks, rows_grid, whole_chunk
 from .core import DataFrame, Series, methods, new_frame
-from .groupby import _Meta
 
 __all__ = ["CustomReduction"]
 
-_TREE = {"sum": "sum", "prod": "prod", "product": "prod", "min": "min", "max": "max",
-         "mean": "mean", "count": "count", "var": "var", "std": "std"}
+_TREE = TREE
 
 
 class CustomReduction:
@@ -192,11 +191,11 @@ def whole_call(obj, call, label: str):
         raise
     if isinstance(out, (pd.Series, pd.DataFrame)):
         out = out.iloc[:0]
-        op = WholeCall(call=call, result_meta=_Meta(out), label=label)
+        op = WholeCall(call=call, result_meta=MetaParam(out), label=label)
         return new_frame(op, [obj], np.nan, out)
     dtype = np.asarray(out).dtype
     dtype = np.dtype(object) if dtype.kind in "US" else dtype
-    op = WholeCall(call=call, result_meta=_Meta(np.empty(0, dtype)), label=label)
+    op = WholeCall(call=call, result_meta=MetaParam(np.empty(0, dtype)), label=label)
     return new_tensor(op, [obj], (), dtype)
 
 
@@ -284,6 +283,9 @@ def agg(obj, func=None, axis=0, *args, **kwargs):
                 isinstance(f, str) and f in _TREE for f in func) and not args and not kwargs:
             return _stack_scalars([getattr(reduction, _TREE[f])(obj) for f in func], list(func), obj.name)
         return whole_call(obj, Call("agg", func, args, kwargs), label)
+    tree = None if args or kwargs else tree_agg(obj, func, label)
+    if tree is not None:
+        return tree
     return columnwise(_by_dict(obj, func), _AggColumns("agg", _normalized(func), args, kwargs),
                       label, {}, align="concat")
 

@@ -11,31 +11,61 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
+from ..core.tokenize import tokenize
 from .blockwise import map_chunks, sample_of
-from .core import DataFrame, Series, _Frame, methods
-from .groupby import _Meta
+from .core import DataFrame, Series, methods
 
 __all__: list[str] = []
 
 
 # -- kernels ----------------------------------------------------------------------------------
+class MetaParam:
+    """An empty pandas result carried as a parameter; its token (structure only) is computed
+    once, as every chunk operand of a tileable carries it."""
+
+    __slots__ = ("value", "_token")
+
+    def __init__(self, value):
+        self.value, self._token = value, None
+
+    def __mars_token__(self):
+        if self._token is None:
+            v = self.value
+            dtypes = v.dtypes if isinstance(v, pd.DataFrame) else [getattr(v, "dtype", None)]
+            self._token = tokenize(type(v).__name__, [str(d) for d in dtypes],
+                                   [str(c) for c in getattr(v, "columns", [])],
+                                   str(getattr(v, "name", None)), str(getattr(v, "index", None)))
+        return self._token
+
+    def __getstate__(self):
+        return self.value
+
+    def __setstate__(self, state):
+        self.value, self._token = state, None
+
+
+
 class Call:
     """``getattr(obj, method)(func, *args, **kwargs)`` (or ``func(obj, *args, **kwargs)`` when
     ``method`` is None): a picklable, tokenizable call of a user function."""
 
-    __slots__ = ("method", "func", "args", "kwargs")
+    __slots__ = ("method", "func", "args", "kwargs", "_token")
 
     def __init__(self, method, func, args=(), kwargs=None):
         self.method, self.func, self.args, self.kwargs = method, func, tuple(args), dict(kwargs or {})
+        self._token = None
 
     def __mars_token__(self):
-        return ("call", self.method, self.func, self.args, self.kwargs)
+        if self._token is None:  # once: a closure is tokenized by pickling it
+            self._token = tokenize("call", self.method, self.func, self.args, self.kwargs)
+        return self._token
 
     def __getstate__(self):
         return (self.method, self.func, self.args, self.kwargs)
 
     def __setstate__(self, state):
         self.method, self.func, self.args, self.kwargs = state
+        self._token = None
 
     def __call__(self, obj):
         if self.method is None:
@@ -96,7 +126,7 @@ class RowKernel:
     __slots__ = ("call", "label", "meta", "empty")
 
     def __init__(self, call, label: str, meta, empty: bool = True):
-        self.call, self.label, self.meta, self.empty = call, label, _Meta(meta), empty
+        self.call, self.label, self.meta, self.empty = call, label, MetaParam(meta), empty
 
     def __mars_token__(self):
         return ("row-kernel", self.call, self.label, self.meta, self.empty)
@@ -231,8 +261,8 @@ def apply(df, func, axis=0, raw=False, result_type=None, args=(), *, output_type
     call = Call("apply", func, (), {"axis": axis, "raw": raw, "result_type": result_type,
                                     "args": tuple(args), **kwds})
     hints = _hints(output_type, dtypes, dtype, name, index, meta)
-    if axis == 1:
-        return rowwise(df, call, "md.DataFrame.apply", hints)
+    if axis == 1 or (isinstance(func, np.ufunc) and not raw and not args and not kwds):
+        return rowwise(df, call, "md.DataFrame.apply", hints)  # (pandas runs a ufunc elementwise)
     from .apply_columns import columnwise
 
     return columnwise(df, call, "md.DataFrame.apply", hints)
@@ -288,7 +318,7 @@ def series_map(s, arg, na_action=None, *, dtype=None, meta=None, skip_infer=Fals
                               {}, row_index=True)
     declared = declared.iloc[:0].rename(s.name)
     declared.index = s.data.meta.index[:0]
-    res = map_chunks(_map_kernel, (s, arg, na_action, _Meta(declared)), label="md.Series.map",
+    res = map_chunks(_map_kernel, (s, arg, na_action, MetaParam(declared)), label="md.Series.map",
                      meta=declared, broadcast=(arg,) if lazy_arg else ())
     if callable(arg) or given is not None:
         return res

@@ -18,10 +18,9 @@ import pandas as pd
 from ..core.entity import ChunkData
 from ..core.operand import Operand
 from ..core.tiling import ValuesRequest
-from .apply import conform, infer_meta, rows_of
+from .apply import MetaParam, conform, infer_meta, rows_of
 from .blockwise import row_chunks, rows_grid
 from .core import new_frame
-from .groupby import _Meta
 
 __all__: list[str] = []
 
@@ -68,8 +67,11 @@ class ColumnGroupApply(Operand):
             res = values[0]
             if not isinstance(res, pd.DataFrame):
                 return None
+            if isinstance(res.index, pd.RangeIndex):
+                return ("range", res.index.start, res.index.stop, res.index.step)
             hashed = pd.util.hash_pandas_object(res.index, index=False).to_numpy()
-            return (len(res), int(hashed.sum()), int((hashed * np.arange(1, len(hashed) + 1, dtype=np.uint64)).sum()))
+            weights = np.arange(1, len(hashed) + 1, dtype=np.uint64)  # order counts too
+            return (len(res), int(hashed.sum()), int((hashed * weights).sum()))
         if self.stage == "gather":
             parts = [v for v in values if len(v)] or list(values[:1])
             res = parts[0] if len(parts) == 1 else pd.concat(parts)
@@ -98,7 +100,7 @@ class ColumnGroupApply(Operand):
         pieces = []
         for i, c in enumerate(chunks):
             op = ColumnSplit(bounds=bounds, label=self.label)
-            pieces.append([ChunkData(op, [c], (c.shape[0], b - a), None, (i, g), g)
+            pieces.append([ChunkData(op, [c], (c.shape[0], b - a), None, (i, 0), g)
                            for g, (a, b) in enumerate(zip(bounds[:-1], bounds[1:]))])
         unknown = (math.nan, math.nan)
         groups = [ChunkData(self.new(stage="apply"), [p[g] for p in pieces], unknown, None, (g, 0))
@@ -141,6 +143,6 @@ def columnwise(obj, call, label: str, hints: dict, max_groups=None, align="frame
         nrows = len(obj.data.meta.columns) if hints.get("meta") is None else math.nan
     else:
         nrows = math.nan
-    op = ColumnGroupApply(call=call, result_meta=_Meta(meta), stage=None, bounds=(),
+    op = ColumnGroupApply(call=call, result_meta=MetaParam(meta), stage=None, bounds=(),
                           max_groups=max_groups, align=align, label=label)
     return new_frame(op, [obj], nrows, meta)

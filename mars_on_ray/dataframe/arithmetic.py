@@ -6,24 +6,25 @@ import operator
 import numpy as np
 import pandas as pd
 
+from .align import index_relation, label_aligned, promoted
 from .blockwise import map_chunks, sample_of
-from .core import DataFrame, Series, _Frame
+from .core import DataFrame, Series, _Frame, methods
 from .rules.usage import same_as_output, uses
 
 __all__: list[str] = []
 
 
-def _binary_kernel(a, b, name: str, fill_value=None):
-    if isinstance(a, (pd.Series, pd.DataFrame)) and type(a) is type(b):
-        if not a.index.equals(b.index):
-            # pandas aligns labels globally; row blocks can only line up equal indexes
-            raise NotImplementedError(
-                "binary operations between differently indexed frames are not supported yet")
-    if fill_value is None:
+def _binary_kernel(a, b, name: str, fill_value=None, axis=None):
+    if fill_value is None and axis is None:
         return getattr(operator, name)(a, b)
+    kwargs = {k: v for k, v in (("fill_value", fill_value), ("axis", axis)) if v is not None}
     if isinstance(a, (pd.Series, pd.DataFrame)):
-        return getattr(a, name)(b, fill_value=fill_value)
-    return getattr(b, "r" + name)(a, fill_value=fill_value)
+        return getattr(a, name)(b, **kwargs)
+    return getattr(b, "r" + name)(a, **kwargs)
+
+
+def _aligned_kernel(a, b, a_missing, b_missing, **kwargs):
+    return _binary_kernel(a, b, **kwargs)
 
 
 @uses(_binary_kernel, rows="same")
@@ -44,20 +45,29 @@ def _as_operand(other, like):
     return other
 
 
-def _binary(name: str):
-    def func(left, right, fill_value=None):
+def _binary(name: str, strict: bool = False):
+    def func(left, right, axis=None, level=None, fill_value=None):
+        if level is not None:
+            raise NotImplementedError("binary operations with level= are not supported yet")
         if isinstance(left, _Frame):
             right = _as_operand(right, left)
         else:
             left = _as_operand(left, right)
         kwargs = {"name": name} if fill_value is None else {"name": name, "fill_value": fill_value}
         sides = (left, right)
-        if any(isinstance(x, DataFrame) for x in sides) and any(isinstance(x, Series) for x in sides):
+        frame = next((x for x in sides if isinstance(x, DataFrame)), None)
+        series = next((x for x in sides if isinstance(x, Series)), None)
+        by_rows = axis in (0, "index", "rows")
+        if frame is not None and series is not None and not by_rows:
             return _frame_with_series(left, right, kwargs)
+        if frame is not None and series is not None:
+            kwargs["axis"] = 0
+        if all(isinstance(x, _Frame) for x in sides):
+            return _label_aligned(left, right, kwargs, strict)
         return map_chunks(_binary_kernel, sides, kwargs, label=f"md.{name}", validate=True)
 
     func.__name__ = name
-    func.__doc__ = f"Elementwise ``{name}`` of a frame with a scalar or a row-aligned frame."
+    func.__doc__ = f"Elementwise ``{name}`` of a frame with a scalar or a frame lined up by labels."
     return func
 
 
@@ -65,6 +75,26 @@ add, sub, mul, truediv, floordiv, mod, pow = (
     _binary(n) for n in ("add", "sub", "mul", "truediv", "floordiv", "mod", "pow"))
 eq, ne, lt, le, gt, ge = (_binary(n) for n in ("eq", "ne", "lt", "le", "gt", "ge"))
 and_, or_, xor = (_binary(n) for n in ("and_", "or_", "xor"))
+for _n in ("eq", "ne", "lt", "le", "gt", "ge"):  # operators require equal labels, methods align
+    methods(DataFrame, Series, name=f"__{_n}__")(_binary(_n, strict=True))
+
+
+def _label_aligned(left, right, kwargs, strict):
+    label = f"md.{kwargs['name']}"
+    relation = index_relation(left, right)
+    if relation == "same":
+        return map_chunks(_binary_kernel, (left, right), kwargs, label=label, validate=True)
+    lmeta, rmeta = left.data.meta, right.data.meta
+    if strict:
+        _binary_kernel(lmeta, rmeta, **kwargs)  # pandas' errors (other columns, other kinds)
+        if relation == "differ":
+            raise ValueError(f"Can only compare identically-labeled {type(lmeta).__name__} objects")
+        meta = _binary_kernel(lmeta, rmeta, **kwargs)
+    else:
+        _binary_kernel(sample_of(lmeta), sample_of(rmeta), **kwargs)
+        meta = _binary_kernel(promoted(lmeta), promoted(rmeta), **kwargs)
+    return label_aligned(left, right, _aligned_kernel, kwargs, meta, join=None if strict else "outer",
+                         label=label, relation=relation)
 
 
 def _frame_with_series(left, right, kwargs):

@@ -7,7 +7,6 @@ Chan's formulas. Spearman and Kendall need global ranks: pandas runs on the gath
 """
 from __future__ import annotations
 
-import math
 
 import numpy as np
 import pandas as pd

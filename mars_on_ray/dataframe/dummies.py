@@ -12,10 +12,11 @@ import warnings
 
 import pandas as pd
 
-from .accessors import learn, summarize
+from .accessors import summarize
 from .blockwise import map_chunks, sample_of
 from .core import DataFrame, Series
 from .reshape import meta_of
+from .reshape import compute_now
 
 __all__ = ["get_dummies"]
 
@@ -107,7 +108,8 @@ def get_dummies(data, prefix=None, prefix_sep="_", dummy_na=False, columns=None,
     todo = [j for j, c in enumerate(categories) if c is None]
     if todo:
         picked = ([positions[j] for j in todo], [dtypes[j] for j in todo])
-        found = learn(summarize(data, _uniques, _categories, args=picked, label="md.get_dummies"))
+        found = compute_now(summarize(data, _uniques, _categories, args=picked, label="md.get_dummies"),
+                            data)
         for j, cats in zip(todo, found):
             categories[j] = cats
     names = _names(meta, positions, categories, dtypes, kwargs)

@@ -10,8 +10,12 @@ from __future__ import annotations
 import re
 import sys
 
+import numpy as np
 import pandas as pd
 
+from ..core.user import Tileable
+from ..tensor.core import Tensor
+from .accessors import chunkwise
 from .apply import sample_like
 from .blockwise import map_chunks
 from .core import DataFrame, _Frame, methods
@@ -44,12 +48,12 @@ def _caller_locals(expr: str, level: int, local_dict, global_dict) -> dict:
     return found
 
 
-def _eval_block(frame, expr, kwargs):
-    return frame.eval(expr, **kwargs)
-
-
-def _query_block(frame, expr, kwargs):
-    return frame.query(expr, **kwargs)
+def _block(frame, method, expr, kwargs, names, *values):
+    """``frame.eval`` / ``frame.query`` of one block; ``names``: the lazy locals, whose
+    blocks (or whole small values) come as ``values``."""
+    if names:
+        kwargs = {**kwargs, "local_dict": {**kwargs["local_dict"], **dict(zip(names, values))}}
+    return getattr(frame, method)(expr, **kwargs)
 
 
 def _kwargs(local_dict, parser, engine, resolvers):
@@ -63,6 +67,33 @@ def _kwargs(local_dict, parser, engine, resolvers):
     return out
 
 
+def _stand_in(value, sample: bool):
+    """A lazy local's metadata (or a one-row sample of it)."""
+    meta = value.data.meta
+    if isinstance(value, Tensor):
+        if value.ndim == 0:
+            return np.ones((), meta.dtype)[()]
+        return np.ones(1 if sample else 0, meta.dtype)
+    return sample_like(meta) if sample else meta
+
+
+def _build(df, method, expr, kwargs, label):
+    """The lazy ``method`` (eval / query) of ``expr`` block by block, lazy locals lined up."""
+    local = kwargs["local_dict"]
+    names = tuple(n for n, v in local.items() if isinstance(v, Tileable))
+    lazy = [local[n] for n in names]
+    kwargs = {**kwargs, "local_dict": {n: v for n, v in local.items() if n not in names}}
+    meta = _block(df.data.meta, method, expr, kwargs, names, *(_stand_in(v, False) for v in lazy))
+    if not isinstance(meta, (pd.DataFrame, pd.Series)):
+        return meta  # no column in the expression: pandas' value
+    # errors that empty columns hide
+    _block(sample_like(df.data.meta), method, expr, kwargs, names, *(_stand_in(v, True) for v in lazy))
+    if method == "query":
+        meta = df.data.meta
+    return chunkwise(_block, (df, method, expr, kwargs, names, *lazy), meta,
+                     keep_rows=method == "eval", label=label)
+
+
 def _assigns(expr: str) -> bool:
     return any(re.search(r"(?<![=!<>])=(?!=)", _strip_strings(line)) for line in expr.splitlines())
 
@@ -71,19 +102,15 @@ def _assigns(expr: str) -> bool:
 def frame_eval(df, expr, *, inplace=False, parser=None, engine=None, local_dict=None,
                global_dict=None, resolvers=None, level=0, target=None):
     """Evaluate an expression of the columns (``'a + b * 2'``), or assignments of new columns
-    (``'c = a + b'``, one per line) giving a new frame; ``@name`` reads a local variable."""
+    (``'c = a + b'``, one per line) giving a new frame; ``@name`` reads a local variable
+    (lazy Series and 0-d tensors included)."""
     if not isinstance(expr, str):
         raise ValueError(f"expr must be a string, got {type(expr).__name__}")
     if inplace and not _assigns(expr):
         raise ValueError("Cannot operate inplace if there is no assignment")
     found = _caller_locals(expr, level, local_dict, global_dict)
-    kwargs = _kwargs(found, parser, engine, resolvers)
-    meta = _eval_block(df.data.meta, expr, kwargs)
-    if not isinstance(meta, (pd.DataFrame, pd.Series)):
-        return meta  # no column in the expression: pandas' value
-    _eval_block(sample_like(df.data.meta), expr, kwargs)  # errors that empty columns hide
-    res = map_chunks(_eval_block, (df, expr, kwargs), label="md.DataFrame.eval", meta=meta)
-    if inplace:
+    res = _build(df, "eval", expr, _kwargs(found, parser, engine, resolvers), "md.DataFrame.eval")
+    if inplace and isinstance(res, _Frame):
         df.data = res.data
         return None
     return res
@@ -96,11 +123,7 @@ def query(df, expr, *, inplace=False, parser=None, engine=None, local_dict=None,
     if not isinstance(expr, str):
         raise ValueError(f"expr must be a string, got {type(expr).__name__}")
     found = _caller_locals(expr, level, local_dict, global_dict)
-    kwargs = _kwargs(found, parser, engine, resolvers)
-    _query_block(df.data.meta, expr, kwargs)
-    _query_block(sample_like(df.data.meta), expr, kwargs)
-    res = map_chunks(_query_block, (df, expr, kwargs), keep_rows=False, label="md.DataFrame.query",
-                     meta=df.data.meta)
+    res = _build(df, "query", expr, _kwargs(found, parser, engine, resolvers), "md.DataFrame.query")
     if inplace:
         df.data = res.data
         return None

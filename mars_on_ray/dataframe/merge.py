@@ -1,4 +1,528 @@
-"""merge and join: broadcast or hash-shuffle joins with pandas' row order."""
+"""merge and join: broadcast or shuffle joins with pandas' row order.
+
+The strategy is chosen while tiling, from real sizes:
+
+- ``cross``, and inner / left (right) joins whose right (left) side is small: the small side
+  goes whole to every chunk of the other; each chunk's merge is already in pandas' order.
+- ``sort=True`` and ``outer`` (pandas sorts the keys): both sides are range-partitioned on the
+  first key (boundaries from sampled keys, missing keys last); each reducer merges its range
+  with ``sort=True``, so the reducers' outputs are the result's chunks in order.
+- otherwise both sides are hash-partitioned on the keys, each row carrying its position
+  (``chunk << 32 | row``); each reducer merges and sends every output row back to the chunk of
+  the side whose row order pandas keeps, where the rows are sorted by those positions.
+
+Merges on columns get a fresh RangeIndex from the output chunks' real sizes. Columns that
+unmatched rows fill with missing values are declared with the dtype holding them (pandas
+keeps e.g. int64 when every row happens to match).
+"""
 from __future__ import annotations
 
-__all__: list[str] = []
+import math
+
+import numpy as np
+import pandas as pd
+
+from ..config import options
+from ..core.entity import ChunkData
+from ..core.operand import Operand
+from ..core.shuffle import pick_boundaries, range_codes, sample_keys, split_by_codes
+from ..core.small_data import chunk_nbytes
+from .blockwise import chunk_shape, map_chunks, row_chunks, rows_grid, sample_of, whole_chunk
+from .core import DataFrame, Series, methods, new_frame
+
+__all__ = ["merge"]
+
+_LPOS, _RPOS = "__mars_lpos__", "__mars_rpos__"
+#: the side whose row order pandas keeps when it does not sort the keys
+_ORDER_SIDE = {"inner": "l", "left": "l", "left_anti": "l", "right": "r", "right_anti": "r"}
+
+
+# --- keys ---------------------------------------------------------------------------------
+
+def _key_values(frame: pd.DataFrame, keys) -> list:
+    """The key arrays of ``frame``: its index levels (``keys`` None) or columns / level names."""
+    if keys is None:
+        return [frame.index.get_level_values(i) for i in range(frame.index.nlevels)]
+    return [frame[k] if k in frame.columns else frame.index.get_level_values(k) for k in keys]
+
+
+def _key_frame(frame: pd.DataFrame, keys, casts) -> pd.DataFrame:
+    """The keys as positional columns cast to the dtypes both sides share (equal keys hash
+    and sort alike on both sides)."""
+    cols = {}
+    for i, (v, dtype) in enumerate(zip(_key_values(frame, keys), casts)):
+        s = pd.Series(v.array, copy=False)
+        cols[i] = s if dtype is None else s.astype(dtype)
+    return pd.DataFrame(cols, index=pd.RangeIndex(len(frame)))
+
+
+def _common_dtype(a, b):
+    """None when both sides' keys already hash alike, else the dtype to cast both to."""
+    if a == b:
+        return None
+    kinds = getattr(a, "kind", "O") + getattr(b, "kind", "O")
+    if all(k in "iufb" for k in kinds):
+        return np.dtype("float64")
+    if kinds == "MM" and not isinstance(a, pd.DatetimeTZDtype) and not isinstance(b, pd.DatetimeTZDtype):
+        return np.dtype("datetime64[ns]")
+    return np.dtype(object)
+
+
+def _rangeable(dtype) -> bool:
+    """Keys whose values sort with NumPy (numbers, dates, strings)."""
+    if isinstance(dtype, pd.CategoricalDtype):
+        return False
+    return getattr(dtype, "kind", "O") in "iufbmM" or pd.api.types.is_string_dtype(dtype)
+
+
+# --- chunk kernels ------------------------------------------------------------------------
+
+def _concat(values: list) -> pd.DataFrame:
+    parts = [v for v in values if len(v)] or list(values[:1])
+    return parts[0] if len(parts) == 1 else pd.concat(parts)
+
+
+def _cast(res: pd.DataFrame, meta: pd.DataFrame) -> pd.DataFrame:
+    """``res`` with ``meta``'s dtypes and index names (pandas names a joined index after
+    either side's depending on which side a share of the data lacks)."""
+    names = meta.index.names
+    if res.index.nlevels == len(names) and list(res.index.names) != list(names):
+        res.index = res.index.set_names(names)
+    for i, want in enumerate(meta.dtypes):
+        if res.dtypes.iloc[i] != want:
+            res.isetitem(i, res.iloc[:, i].astype(want))
+    return res
+
+
+class KeyShuffleMap(Operand):
+    """Split one side's chunk among reducers by the hash of its keys, or (``ranged``) by the
+    range of its first key; ``pos``: (column, base) to number the rows with first."""
+
+    _params = ("keys", "casts", "n_reducers", "pos", "ranged")
+    pos = None
+    ranged = False
+    fusable = False
+
+    @property
+    def n_outputs(self) -> int:  # type: ignore[override]
+        return self.n_reducers
+
+    def execute(self, frame, bounds=None):
+        if self.pos is not None:
+            col, base = self.pos
+            frame = frame.assign(**{col: np.arange(len(frame), dtype=np.int64) + base})
+        keys = _key_frame(frame, self.keys, self.casts)
+        if self.ranged:
+            codes = range_codes(keys[0], bounds)
+        else:
+            hashed = pd.util.hash_pandas_object(keys, index=False).to_numpy(dtype=np.uint64)
+            codes = (hashed % np.uint64(self.n_reducers)).astype(np.intp)
+        pieces = split_by_codes(frame, codes, self.n_reducers)
+        return pieces if self.n_reducers > 1 else pieces[0]
+
+
+class KeySample(Operand):
+    """A few evenly spaced distinct values of one side's first key."""
+
+    _params = ("keys", "casts")
+
+    def execute(self, frame):
+        return sample_keys(_key_frame(frame, self.keys, self.casts)[0])
+
+
+class Boundaries(Operand):
+    """Split points between ``n`` key ranges, from the samples of both sides."""
+
+    _params = ("n",)
+
+    def execute(self, *samples):
+        return pick_boundaries([s for s in samples if len(s)], self.n)
+
+
+class MergePieces(Operand):
+    """pandas' merge of the first ``n_left`` inputs (left pieces) with the rest.
+
+    ``split`` = (position column, n): the rows go to n outputs by the chunk in that column.
+    ``order``: the rows are numbered first and put in the order of those position columns,
+    after the keys (``keys`` = (left keys, right keys, casts)) when given: pandas' own order
+    is not reliable on a share of the data (an inner join with missing keys in pandas 2.2,
+    an outer join of indexes with one side empty).
+    """
+
+    _params = ("kwargs", "n_left", "split", "meta", "order", "keys", "fill_index")
+    split = None
+    order = None
+    keys = None
+    #: "l" / "r": pandas labels the rows from that side's index, except when it is empty;
+    #: here it is only this reducer's share that is empty, so the labels are missing ones
+    fill_index = None
+
+    @property
+    def n_outputs(self) -> int:  # type: ignore[override]
+        return 1 if self.split is None else self.split[1]
+
+    def execute(self, *values):
+        left, right = _concat(values[:self.n_left]), _concat(values[self.n_left:])
+        if self.order is not None:
+            left = left.assign(**{_LPOS: np.arange(len(left), dtype=np.int64)})
+            right = right.assign(**{_RPOS: np.arange(len(right), dtype=np.int64)})
+        if self.keys is not None:
+            lkeys, rkeys, casts = self.keys
+            left = _with_keys(left, _key_frame(left, lkeys, casts), "l")
+            right = _with_keys(right, _key_frame(right, rkeys, casts), "r")
+        res = pd.merge(left, right, **self.kwargs)
+        source = {"l": left, "r": right}.get(self.fill_index)
+        if (source is not None and len(source) == 0 and len(res)
+                and not isinstance(source.index, pd.MultiIndex)):
+            res.index = _missing_labels(source.index, len(res))
+        if self.split is not None:
+            col, n = self.split
+            codes = (res[col].to_numpy(dtype=np.int64) >> 32).astype(np.intp)
+            pieces = split_by_codes(res, codes, n)
+            return pieces if n > 1 else pieces[0]
+        if self.order is not None:
+            nkeys = 0 if self.keys is None else len(self.keys[2])
+            helpers = [_LPOS, _RPOS] + [f"__mars_{s}k{i}__" for i in range(nkeys) for s in "lr"]
+            res = res.iloc[_row_order(res, self.order, nkeys)].drop(columns=helpers, errors="ignore")
+        return _cast(res, self.meta.value)
+
+
+def _with_keys(frame, keys, side):
+    return frame.assign(**{f"__mars_{side}k{i}__": keys[i].array for i in keys.columns})
+
+
+def _row_order(res, order, nkeys) -> np.ndarray:
+    """Positions putting merged rows in order of their keys (the left row's, or the right
+    row's where there is no left row; missing last), then of the position columns."""
+    cols = {}
+    if nkeys:
+        has_left = res[_LPOS].notna().to_numpy()
+        for i in range(nkeys):
+            lk = pd.Series(res[f"__mars_lk{i}__"].array)
+            cols[f"k{i}"] = lk.where(has_left, pd.Series(res[f"__mars_rk{i}__"].array))
+    for col in order:
+        if col in res.columns:
+            cols[col] = res[col].to_numpy()
+    frame = pd.DataFrame(cols, index=pd.RangeIndex(len(res)))
+    return frame.sort_values(list(frame.columns), kind="stable", na_position="last").index.to_numpy()
+
+
+def _missing_labels(index: pd.Index, n: int) -> pd.Index:
+    from pandas.core.dtypes.missing import na_value_for_dtype
+
+    fill = na_value_for_dtype(index.dtype, compat=False)
+    return index.append(pd.Index([fill])).take(np.full(n, -1, dtype=np.intp))
+
+
+class MergeGather(Operand):
+    """One output chunk: the rows sent back to one chunk of the order side, in pandas' order."""
+
+    _params = ("order", "offset", "meta")
+    offset = None
+
+    def execute(self, *pieces):
+        res = _concat(list(pieces)).sort_values(list(self.order), kind="stable")
+        res = _cast(res.drop(columns=[_LPOS, _RPOS], errors="ignore"), self.meta.value)
+        return _relabel(res, self.offset)
+
+
+class Relabel(Operand):
+    """Rows ``offset ..`` of a fresh RangeIndex."""
+
+    _params = ("offset",)
+
+    def execute(self, frame):
+        return _relabel(frame, self.offset)
+
+
+def _relabel(frame, offset):
+    if offset is None:
+        return frame
+    return frame.set_axis(pd.RangeIndex(offset, offset + len(frame)), axis=0)
+
+
+class _Meta:
+    """An empty pandas result carried as a parameter, tokenized by its structure."""
+
+    __slots__ = ("value",)
+
+    def __init__(self, value):
+        self.value = value
+
+    def __mars_token__(self):
+        v = self.value
+        if isinstance(v, pd.Series):
+            return ("series-meta", repr(v.dtype), repr(v.name), repr(v.index.names))
+        return ("frame-meta", repr(v.dtypes), repr(list(v.columns)), repr(v.index.names))
+
+    def __getstate__(self):
+        return self.value
+
+    def __setstate__(self, state):
+        self.value = state
+
+
+# --- tiling -------------------------------------------------------------------------------
+
+class Merge(Operand):
+    """``pd.merge(left, right, **kwargs)`` over row chunks (see the module docstring)."""
+
+    _params = ("kwargs", "lkeys", "rkeys", "casts", "reset", "broadcast_ok")
+
+    def tile(self, ctx, out):
+        left, right = out.inputs
+        how = self.kwargs["how"]
+        if how == "cross":
+            pieces = [self._merge([c, whole_chunk(ctx[right], right.meta)], 1, out, i)
+                      for i, c in enumerate(row_chunks(ctx[left]))]
+            return (yield from self._finish(out, pieces))
+        if self.kwargs["sort"] or how == "outer":
+            return (yield from self._ranged(ctx, out))
+        side = _ORDER_SIDE[how]
+        small = right if side == "l" else left
+        if self.broadcast_ok and (yield from _is_small(ctx, small)):
+            whole = whole_chunk(ctx[small], small.meta)
+            big = row_chunks(ctx[left if side == "l" else right])
+            order = _order(side, how)
+            pieces = [self._merge([c, whole] if side == "l" else [whole, c], 1, out, i, order)
+                      for i, c in enumerate(big)]
+            return (yield from self._finish(out, pieces))
+        return (yield from self._hashed(ctx, out, side))
+
+    def _merge(self, inputs, n_left, out, i, order=None, keys=None, fill_index=None):
+        op = MergePieces(kwargs=self.kwargs, n_left=n_left, meta=_Meta(out.meta), order=order,
+                         keys=keys, fill_index=fill_index, label=self.label)
+        return ChunkData(op, inputs, chunk_shape(out.meta, math.nan), out.meta, (i, 0))
+
+    def _maps(self, ctx, node, keys, n, pos=None, bounds=None):
+        chunks = row_chunks(ctx[node])
+        mapped = []
+        for i, c in enumerate(chunks):
+            op = KeyShuffleMap(keys=keys, casts=self.casts, n_reducers=n, ranged=bounds is not None,
+                               pos=None if pos is None else (pos, i << 32), label=self.label)
+            ins = [c] if bounds is None else [c, bounds]
+            mapped.append([ChunkData(op, ins, (math.nan, math.nan), None, (i, 0), j) for j in range(n)])
+        return mapped
+
+    def _ranged(self, ctx, out):
+        left, right = out.inputs
+        lch, rch = row_chunks(ctx[left]), row_chunks(ctx[right])
+        first = self.casts[0] or _first_key_dtype(left.meta, self.lkeys)
+        n = max(len(lch), len(rch)) if _rangeable(first) else 1
+        bounds = None
+        if n > 1:
+            samples = [ChunkData(KeySample(keys=k, casts=self.casts), [c], (math.nan,), None, (i,))
+                       for i, (c, k) in enumerate([(c, self.lkeys) for c in lch] + [(c, self.rkeys) for c in rch])]
+            bounds = ChunkData(Boundaries(n=n), samples, (math.nan,), None, (0,))
+        lmap = self._maps(ctx, left, self.lkeys, n, bounds=bounds) if n > 1 else [[c] for c in lch]
+        rmap = self._maps(ctx, right, self.rkeys, n, bounds=bounds) if n > 1 else [[c] for c in rch]
+        fill = yield from self._fill_index(ctx, out)
+        how = self.kwargs["how"]
+        order = _order("r" if how.startswith("right") else "l", how) if n > 1 else None
+        keys = (self.lkeys, self.rkeys, self.casts) if n > 1 else None
+        pieces = [self._merge([m[j] for m in lmap] + [m[j] for m in rmap], len(lmap), out, j,
+                              order=order, keys=keys, fill_index=fill) for j in range(n)]
+        return (yield from self._finish(out, pieces))
+
+    def _hashed(self, ctx, out, side):
+        left, right = out.inputs
+        n = max(len(row_chunks(ctx[left])), len(row_chunks(ctx[right])))
+        lmap = self._maps(ctx, left, self.lkeys, n, pos=_LPOS)
+        rmap = self._maps(ctx, right, self.rkeys, n, pos=_RPOS)
+        order = _order(side, self.kwargs["how"])
+        n_out = len(lmap) if side == "l" else len(rmap)
+        fill = yield from self._fill_index(ctx, out)
+        reducers = []
+        for j in range(n):
+            op = MergePieces(kwargs=self.kwargs, n_left=len(lmap), split=(order[0], n_out),
+                             fill_index=fill, label=self.label)
+            ins = [m[j] for m in lmap] + [m[j] for m in rmap]
+            reducers.append([ChunkData(op, ins, (math.nan, math.nan), None, (j, 0), k)
+                             for k in range(n_out)])
+        offsets = [None] * n_out
+        if self.reset:
+            shapes = yield [r[k] for r in reducers for k in range(n_out)]
+            sizes = np.asarray([s[0] for s in shapes], dtype=np.int64).reshape(n, n_out).sum(axis=0)
+            offsets = [int(x) for x in np.cumsum(np.concatenate([[0], sizes[:-1]]))]
+        meta = out.meta
+        chunks = []
+        for k in range(n_out):
+            op = MergeGather(order=order, offset=offsets[k], meta=_Meta(meta), label=self.label)
+            rows = math.nan if offsets[k] is None else int(sizes[k])
+            chunks.append(ChunkData(op, [r[k] for r in reducers], chunk_shape(meta, rows), meta, (k, 0)))
+        return rows_grid(chunks, meta)
+
+    def _fill_index(self, ctx, out):
+        """The side labelling the rows when it has any (pandas' rule for an index on one side)."""
+        kw, (left, right) = self.kwargs, out.inputs
+        if kw["right_index"] and not kw["left_index"] and kw["how"] != "left":
+            side, node = "l", left
+        elif kw["left_index"] and not kw["right_index"] and kw["how"] != "right":
+            side, node = "r", right
+        else:
+            return None
+        tiled = yield from ctx.known(node)
+        return side if sum(c.shape[0] for c in tiled.flat) else None
+
+    def _finish(self, out, pieces):
+        """The result chunks; a fresh RangeIndex from their real sizes when keyed by columns."""
+        if not self.reset:
+            return rows_grid(pieces, out.meta)
+        shapes = yield pieces
+        offsets = np.cumsum([0] + [s[0] for s in shapes])
+        chunks = [ChunkData(Relabel(offset=int(offsets[i]), label=self.label), [p],
+                            chunk_shape(out.meta, int(shapes[i][0])), out.meta, (i, 0))
+                  for i, p in enumerate(pieces)]
+        return rows_grid(chunks, out.meta)
+
+
+def _order(side, how):
+    """The position columns that put merged rows in pandas' order (an anti join keeps one side)."""
+    order = (_LPOS, _RPOS) if side == "l" else (_RPOS, _LPOS)
+    return order[:1] if how.endswith("_anti") else order
+
+
+def _is_small(ctx, node):
+    tiled = ctx[node]
+    if tiled.has_unknown_shape:
+        tiled = yield from ctx.known(node)
+    return sum(chunk_nbytes(c) or 0 for c in tiled.flat) <= options.merge_broadcast_bytes
+
+
+def _first_key_dtype(meta, keys):
+    return _key_values(meta, keys)[0].dtype
+
+
+# --- planning -----------------------------------------------------------------------------
+
+def _sample(meta: pd.DataFrame) -> pd.DataFrame:
+    """A one-row sample of ``meta`` whose index has ``meta``'s index dtypes too."""
+    s = sample_of(meta)
+    idx = meta.index
+    if not isinstance(idx, pd.RangeIndex):
+        levels = sample_of(idx.to_frame(index=False))
+        new = pd.MultiIndex.from_frame(levels) if idx.nlevels > 1 else pd.Index(levels.iloc[:, 0])
+        s.index = new.set_names(idx.names)
+    return s
+
+
+def _union_dtype(a, b):
+    from pandas.core.dtypes.cast import find_common_type
+
+    if a == b:
+        return a
+    cat_a, cat_b = isinstance(a, pd.CategoricalDtype), isinstance(b, pd.CategoricalDtype)
+    if cat_a != cat_b:  # keys of differently categorized sides: pandas gives the values' dtype
+        return b if cat_a else a
+    return find_common_type([a, b])
+
+
+def _common_meta(parts: list) -> pd.DataFrame:
+    res = parts[0].iloc[:0].copy()
+    for i in range(res.shape[1]):
+        dtype = res.dtypes.iloc[i]
+        for p in parts[1:]:
+            dtype = _union_dtype(dtype, p.dtypes.iloc[i])
+        if dtype != res.dtypes.iloc[i]:
+            res.isetitem(i, res.iloc[:, i].astype(dtype))
+    return res
+
+
+def _result_meta(lmeta, rmeta, kwargs):
+    """pandas' result dtypes: those of matched rows and of the unmatched rows of each side
+    the join keeps (missing values in the other side's columns), together."""
+    pd.merge(lmeta, rmeta, **kwargs)  # pandas' errors for bad arguments
+    l1, r1 = _sample(lmeta), _sample(rmeta)
+    how = kwargs["how"]
+    parts = [] if how.endswith("_anti") else [pd.merge(l1, r1, **kwargs)]
+    if how in ("left", "outer", "left_anti"):
+        parts.append(pd.merge(l1, rmeta, **kwargs))
+    if how in ("right", "outer", "right_anti"):
+        parts.append(pd.merge(lmeta, r1, **kwargs))
+    return _common_meta(parts)
+
+
+def _as_list(keys):
+    if keys is None:
+        return None
+    keys = list(keys) if isinstance(keys, (list, tuple)) else [keys]
+    for k in keys:
+        if isinstance(k, (np.ndarray, pd.Series, pd.Index, list, Series)):
+            raise NotImplementedError("merge keys must be column or index level labels")
+    return keys
+
+
+def _key_specs(lmeta, rmeta, on, left_on, right_on, left_index, right_index, how):
+    if how == "cross":
+        return (), ()
+    if on is None and left_on is None and right_on is None and not left_index and not right_index:
+        on = list(lmeta.columns.intersection(rmeta.columns))
+    lkeys = None if left_index else _as_list(left_on if left_on is not None else on)
+    rkeys = None if right_index else _as_list(right_on if right_on is not None else on)
+    return (None if lkeys is None else tuple(lkeys)), (None if rkeys is None else tuple(rkeys))
+
+
+def _lazy_frame(obj):
+    from .datasource import from_pandas
+
+    if isinstance(obj, (pd.DataFrame, pd.Series)):
+        obj = from_pandas(obj)
+    if isinstance(obj, Series):
+        if obj.name is None:
+            raise ValueError("Cannot merge a Series without a name")
+        obj = map_chunks(_to_frame, (obj,), label="md.merge")
+    if not isinstance(obj, DataFrame):
+        raise TypeError(f"Can only merge Series or DataFrame objects, a {type(obj)} was passed")
+    return obj
+
+
+def _to_frame(s):
+    return s.to_frame()
+
+
+def merge(left, right, how="inner", on=None, left_on=None, right_on=None, left_index=False,
+          right_index=False, sort=False, suffixes=("_x", "_y"), copy=None, indicator=False,
+          validate=None):
+    """Database-style join of two frames on columns or indexes, as ``pandas.merge``."""
+    left, right = _lazy_frame(left), _lazy_frame(right)
+    kwargs = dict(how=how, on=on, left_on=left_on, right_on=right_on, left_index=left_index,
+                  right_index=right_index, sort=sort, suffixes=suffixes, indicator=indicator,
+                  validate=validate)
+    lmeta, rmeta = left.data.meta, right.data.meta
+    meta = _result_meta(lmeta, rmeta, kwargs)
+    if how in ("left_anti", "right_anti"):  # pandas labels the rows by left-join position
+        raise NotImplementedError(f"how={how!r} is not supported yet")
+    lkeys, rkeys = _key_specs(lmeta, rmeta, on, left_on, right_on, left_index, right_index, how)
+    casts = tuple(_common_dtype(a.dtype, b.dtype)
+                  for a, b in zip(_key_values(lmeta, lkeys), _key_values(rmeta, rkeys))) \
+        if how != "cross" else ()
+    # validate checks uniqueness over a whole side: the broadcast side only is whole
+    broadcast_ok = validate in (None, "many_to_many", "m:m") or (
+        validate in ("many_to_one", "m:1") and _ORDER_SIDE.get(how) == "l") or (
+        validate in ("one_to_many", "1:m") and _ORDER_SIDE.get(how) == "r")
+    op = Merge(kwargs=kwargs, lkeys=lkeys, rkeys=rkeys, casts=casts, broadcast_ok=broadcast_ok,
+               reset=not (left_index or right_index), label="md.merge")
+    return new_frame(op, [left, right], math.nan, meta)
+
+
+@methods(DataFrame, name="merge")
+def _merge_method(self, right, how="inner", on=None, left_on=None, right_on=None, left_index=False,
+                  right_index=False, sort=False, suffixes=("_x", "_y"), copy=None, indicator=False,
+                  validate=None):
+    """Database-style join with another frame, as ``DataFrame.merge``."""
+    return merge(self, right, how=how, on=on, left_on=left_on, right_on=right_on,
+                 left_index=left_index, right_index=right_index, sort=sort, suffixes=suffixes,
+                 indicator=indicator, validate=validate)
+
+
+@methods(DataFrame)
+def join(self, other, on=None, how="left", lsuffix="", rsuffix="", sort=False, validate=None,
+         *, suffixes=None):
+    """Join columns of another frame (or a named Series) on the index or on key columns."""
+    if isinstance(other, (list, tuple)):
+        raise NotImplementedError("joining a list of frames is not supported yet")
+    suffixes = (lsuffix, rsuffix) if suffixes is None else suffixes
+    if how == "cross":
+        return merge(self, other, how="cross", on=on, suffixes=suffixes, sort=sort, validate=validate)
+    return merge(self, other, left_on=on, how=how, left_index=on is None, right_index=True,
+                 suffixes=suffixes, sort=sort, validate=validate)

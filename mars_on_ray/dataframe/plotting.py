@@ -25,7 +25,7 @@ def _backend(backend=None):
 def _computed(obj, session=None):
     if session is not None:
         return obj.fetch(session=session)
-    from .transpose import compute_now
+    from .reshape import compute_now
 
     return compute_now(obj)
 

@@ -15,13 +15,13 @@ import math
 import numpy as np
 import pandas as pd
 
-from ..core.entity import ChunkData, Tiled, chunk_grid
+from ..core.entity import ChunkData
 from ..core.operand import Operand
 from ..tensor.core import new_tensor
 from .blockwise import map_chunks, row_chunks, sample_of
 from .core import DataFrame, Series, methods, new_frame
 from .groupby import _Meta
-from .stats import RowMethod, as_frame, check_axis, quietly, scalar_dtype
+from .stats import RowMethod, as_frame, check_axis, quietly, scalar_dtype, single
 
 try:
     from numpy.lib import _function_base_impl as _npq
@@ -37,6 +37,9 @@ def column_values(col: pd.Series) -> np.ndarray:
     """The non-missing values of a column as a NumPy array of pandas' computing dtype."""
     if isinstance(col.dtype, np.dtype) and col.dtype.kind in "iub":
         return col.to_numpy()
+    if isinstance(col.dtype, np.dtype) and col.dtype.kind in "mM":  # as pandas: on the int64 view
+        values = col.to_numpy()
+        return values[~np.isnat(values)].view(np.int64)
     if isinstance(col.dtype, np.dtype) and col.dtype.kind == "f":
         values = col.to_numpy()
         return values[~np.isnan(values)]
@@ -157,7 +160,7 @@ class QFinal(Operand):
 
     def execute(self, *extracts):
         results = []
-        for i, (n, nans, lookups, dtype) in enumerate(self.plan):
+        for i, (n, nans, lookups, dtype, cast) in enumerate(self.plan):
             stat, gathered = {}, {}
             for rank, spec in lookups:
                 if spec[0] == "value":
@@ -170,6 +173,9 @@ class QFinal(Operand):
             res = from_order_stats(n, stat, self.qs, self.method, dtype)
             if nans and not self.skipna:
                 res = np.full(len(res), np.nan)
+            if cast is not None:  # datetimes: percentiles of the int64 view, cast back like pandas
+                res = np.where(np.isnan(res), np.iinfo(np.int64).min, res).astype(np.int64).view(cast) \
+                    if res.dtype.kind == "f" else res.view(cast)
             results.append(res)
         return shape_result(results, self.qs, self.layout, self.result_meta.value)
 
@@ -178,12 +184,14 @@ def shape_result(columns: list, qs, layout: str, meta):
     """Per-column quantile arrays laid out like pandas' result ``meta``."""
     if layout == "scalar":
         dtype = scalar_dtype(meta)
+        if columns[0].dtype.kind in "mM":
+            return pd.Series(columns[0]).iloc[0]
         return columns[0][0] if dtype == object else np.asarray(columns[0][0], dtype=dtype)[()]
     if layout == "series_list":
         return pd.Series(columns[0], index=pd.Index(np.asarray(qs, dtype=np.float64)),
                          name=meta.name).astype(meta.dtype)
     if layout == "frame_scalar":
-        values = np.array([c[0] for c in columns], dtype=object)
+        values = np.array([pd.Series(c).iloc[0] for c in columns], dtype=object)
         return pd.Series(values, index=meta.index, name=meta.name).astype(meta.dtype)
     index = pd.Index(np.asarray(qs, dtype=np.float64))
     data = {j: pd.Series(c, index=index).astype(t) for j, (c, t) in enumerate(zip(columns, meta.dtypes))}
@@ -231,11 +239,9 @@ class Quantile(Operand):
     def tile(self, ctx, out):
         chunks = row_chunks(ctx[out.inputs[0]])
         index = (0,) * out.ndim
-        grid = chunk_grid((1,) * out.ndim)
         if len(chunks) == 1:
-            grid[index] = ChunkData(QWhole(call=self.whole[0], kwargs=self.whole[1]), chunks, out.shape,
-                                    out.meta, index)
-            return Tiled(grid, tuple((s,) for s in out.shape))
+            whole = QWhole(call=self.whole[0], kwargs=self.whole[1])
+            return single(out, ChunkData(whole, chunks, out.shape, out.meta, index))
         n_ranges = 2 * len(chunks)
         size = min(2048, 8 * n_ranges)
         samples = [ChunkData(QSample(size=size), [c], (math.nan,), None, (i,)) for i, c in enumerate(chunks)]
@@ -246,6 +252,8 @@ class Quantile(Operand):
         counted = yield from ctx.values(counters)
         plan, wanted_all = [], []
         dtypes = [s[0][1].dtype for s in zip(*sampled)]
+        kinds = [t if getattr(t, "kind", "O") in "mM" and isinstance(t, np.dtype) else None
+                 for t in as_frame(out.inputs[0].meta).dtypes]
         for j in range(ncols):
             counts = np.sum([c[j][0] for c in counted], axis=0)
             equal = np.sum([c[j][1] for c in counted], axis=0)
@@ -253,22 +261,19 @@ class Quantile(Operand):
             n, wanted = int(counts.sum()), []
             lookups = tuple((r, _lookup(r, counts, equal, bounds[j], wanted))
                             for r in needed_ranks(n, self.qs, self.method))
-            plan.append((n, nans, lookups, dtypes[j]))
+            plan.append((n, nans, lookups, dtypes[j], kinds[j]))
             wanted_all.append(tuple(wanted))
         extracts = [ChunkData(QExtract(bounds=bounds, wanted=tuple(wanted_all)), [c], (math.nan,), None, (i,))
                     for i, c in enumerate(chunks)]
         final = QFinal(plan=tuple(plan), qs=self.qs, method=self.method, skipna=self.skipna,
                        layout=self.layout, result_meta=self.result_meta, label=self.label)
-        grid[index] = ChunkData(final, extracts, out.shape, out.meta, index)
-        return Tiled(grid, tuple((s,) for s in out.shape))
+        return single(out, ChunkData(final, extracts, out.shape, out.meta, index))
 
 
 def _result(obj, meta_result, qs, method, skipna, layout, whole, label):
     op = Quantile(qs=tuple(qs), method=method, skipna=skipna, layout=layout,
                   result_meta=_Meta(meta_result), whole=whole, label=label)
-    if isinstance(meta_result, pd.DataFrame):
-        return new_frame(op, [obj], len(meta_result), meta_result.iloc[:0])
-    if isinstance(meta_result, pd.Series):
+    if isinstance(meta_result, (pd.DataFrame, pd.Series)):
         return new_frame(op, [obj], len(meta_result), meta_result.iloc[:0])
     dtype = scalar_dtype(meta_result)
     return new_tensor(op, [obj], (), dtype)
@@ -297,6 +302,8 @@ def quantile(obj, q=0.5, axis=0, numeric_only=False, interpolation="linear", met
             kernel(meta)
             return map_chunks(kernel, (obj,), label="md.quantile", meta=kernel(sample_of(meta)).iloc[:0])
     meta.quantile(**kw)  # pandas' errors: q out of range, bad interpolation, non-numeric columns
+    if method != "single":
+        raise NotImplementedError("quantile(method='table') is not supported")
     sample = _typed_sample(meta, "quantile", kw)
     listed = pd.api.types.is_list_like(q)
     if isinstance(obj, DataFrame):

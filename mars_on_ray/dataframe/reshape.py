@@ -21,6 +21,20 @@ from .core import DataFrame, Index, Series, methods, new_frame
 __all__ = ["melt"]
 
 
+def compute_now(obj, source=None):
+    """The value of a small lazy object, computed now (on the default session, or in this
+    process when there is none): what pandas knows when the call returns must be known.
+    ``source`` (what ``obj`` is computed from) is executed first on a session, so the
+    operation built next reads its stored chunks instead of computing it again."""
+    from .. import session as session_mod
+    from .accessors import learn
+
+    sess = session_mod.get_default_session(create=False)
+    if source is not None and sess is not None and not sess.closed:
+        source.execute(session=sess)
+    return learn(obj)
+
+
 class FrameMeta:
     """An empty pandas object carried as a parameter, tokenized by its structure."""
 

@@ -167,8 +167,8 @@ class SortChunks(Operand):
         chunks = row_chunks(ctx[out.inputs[0]])
         n = len(chunks)
         if n == 1:
-            op = self.new(stage="single")
-            return rows_grid([ChunkData(op, chunks, chunk_shape(meta, chunks[0].shape[0]), meta, _idx(meta, 0))], meta)
+            shape = chunk_shape(meta, chunks[0].shape[0])
+            return rows_grid([ChunkData(self.new(stage="single"), chunks, shape, meta, _idx(meta, 0))], meta)
         per_chunk = max(4, -(-_SAMPLES_TOTAL // n))
         samples = [ChunkData(self.new(stage="sample", base=i << 32, n_reducers=per_chunk), [c], (math.nan,),
                              None, (i,)) for i, c in enumerate(chunks)]

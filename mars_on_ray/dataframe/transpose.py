@@ -14,20 +14,12 @@ import pandas as pd
 
 from ..core.entity import ChunkData
 from ..core.operand import Operand
-from ..tensor.core import Tensor, as_tensor
+from ..tensor.core import Tensor, as_tensor, new_tensor
 from .blockwise import In, MapChunks, map_chunks, row_chunks, rows_grid, sample_of
 from .core import DataFrame, Index, Series, methods, new_frame
-from .reshape import FrameMeta, conform
+from .reshape import FrameMeta, compute_now, conform
 
 __all__: list[str] = []
-
-
-def compute_now(obj):
-    """The value of a small lazy object, computed now (on the default session, or in this
-    process when there is none): what pandas knows when the call returns must be known."""
-    from .accessors import learn
-
-    return learn(obj)
 
 
 # -- transpose -----------------------------------------------------------------------------------
@@ -90,7 +82,7 @@ def _transposed_meta(meta: pd.DataFrame, index: pd.Index) -> pd.DataFrame:
 @methods(DataFrame)
 def transpose(frame, *args, copy=False):
     """Rows as columns and columns as rows (the index is computed now: it names the columns)."""
-    index = compute_now(frame.index)
+    index = compute_now(frame.index, frame)
     meta = _transposed_meta(frame.data.meta, index)
     return new_frame(Transpose(label="md.transpose"), [frame], len(frame.data.meta.columns), meta)
 
@@ -140,6 +132,45 @@ def _dot_tensor(frame, tensor: Tensor):
     return new_frame(op, [frame, whole], frame.shape[0], res_meta)
 
 
+class SeriesTensorDot(Operand):
+    """``values @ array``: each block's values times the array rows lined up with it
+    (``stage='part'``), the partial products summed (``'sum'``)."""
+
+    _params = ("stage", "dtype")
+
+    def execute(self, *values):
+        if self.stage == "part":
+            return np.dot(np.asarray(values[0]), values[1])
+        return np.asarray(sum(values[1:], values[0]), dtype=self.dtype)
+
+    def tile(self, ctx, out):
+        from ..core.entity import Tiled, chunk_grid
+        from ..tensor.rechunk import rechunk_tiled
+
+        series, tensor = out.inputs
+        blocks = row_chunks((yield from ctx.known(series)))
+        tiled = yield from ctx.known(tensor)
+        rows = tuple(int(c.shape[0]) for c in blocks)
+        tiled = rechunk_tiled(tiled, (rows,) + tuple((int(n),) for n in tensor.shape[1:]))
+        parts = [ChunkData(self.new(stage="part"), [b, t], out.shape, None, (i,))
+                 for i, (b, t) in enumerate(zip(blocks, tiled.chunks.reshape(-1)))]
+        grid = chunk_grid((1,) * out.ndim)
+        grid[(0,) * out.ndim] = ChunkData(self.new(stage="sum"), parts, out.shape, out.meta,
+                                          (0,) * out.ndim)
+        return Tiled(grid, tuple((n,) for n in out.shape))
+
+
+def _series_dot_tensor(s, tensor: Tensor):
+    if tensor.ndim not in (1, 2) or (not math.isnan(tensor.shape[0]) and not math.isnan(s.shape[0])
+                                     and tensor.shape[0] != s.shape[0]):
+        raise ValueError(f"Dot product shape mismatch, {s.shape} vs {tensor.shape}")
+    if tensor.ndim == 2 and math.isnan(tensor.shape[1]):
+        raise NotImplementedError("Series.dot of a tensor with unknown shape: execute it first")
+    dtype = np.dot(np.ones(1, dtype=s.dtype), np.ones((1,) + tensor.shape[1:], dtype=tensor.dtype)).dtype
+    op = SeriesTensorDot(dtype=dtype, label="md.dot")
+    return new_tensor(op, [s, tensor], tuple(tensor.shape[1:]), dtype)
+
+
 def _dot_frame_right(obj, other):
     """``obj.dot(other)`` with ``other`` a DataFrame or Series: other goes whole to every block."""
     meta, ometa = obj.data.meta, other.data.meta
@@ -180,9 +211,7 @@ def dot(obj, other):
 
         other = from_pandas(other)
     if isinstance(other, Tensor):
-        if isinstance(obj, Series):
-            raise NotImplementedError("Series.dot(array) is not supported; use a Series or DataFrame")
-        return _dot_tensor(obj, other)
+        return _series_dot_tensor(obj, other) if isinstance(obj, Series) else _dot_tensor(obj, other)
     if not isinstance(other, (DataFrame, Series)):
         raise TypeError(f"unsupported type: {type(other)}")
     if isinstance(obj, Series):

@@ -228,3 +228,6 @@ def expanding(obj, min_periods=1, axis=0, method="single"):
     if axis not in (0, "index", "rows"):
         raise NotImplementedError("expanding along the columns is not supported")
     return Expanding(obj, {"min_periods": min_periods, "method": method})
+
+
+from . import ewm as _ewm  # noqa: E402,F401  (attaches DataFrame.ewm / Series.ewm)

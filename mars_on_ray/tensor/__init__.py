@@ -1,5 +1,5 @@
 """The NumPy API: lazy tensors executed on Ray."""
-from . import random
+from . import random, special
 from .arithmetic import *  # noqa: F401,F403
 from .core import Tensor
 from .datasource import *  # noqa: F401,F403

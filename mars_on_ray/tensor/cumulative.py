@@ -73,8 +73,8 @@ def _scan(func, a, axis, dtype):
     a = as_tensor(a)
     sample = np.zeros(tuple(min(1, s) if s == s else 1 for s in a.shape), a.dtype)
     expected = getattr(np, func)(sample, axis=axis, dtype=dtype)
-    if axis is None:
-        a, axis = ravel(a), 0
+    if axis is None or a.ndim == 0:  # NumPy scans a 0-d array as 1-d
+        a, axis = ravel(a), 0 if axis is None else axis
     axis = normalize_axis_index(axis, a.ndim)
     op = TensorScan(func=func, axis=axis, dtype=expected.dtype, label=f"mt.{func}")
     return new_tensor(op, [a], a.shape, expected.dtype)

@@ -50,12 +50,12 @@ class Summed(Operand):
         return np.asarray(total).astype(self.dtype, copy=False) if self.dtype else total
 
 
-def _sum_tree(grid, axis, meta, shape_of, label, pad=False, dtype=None, finish_op=None):
+def _sum_tree(grid, axis, meta, shape_of, label, pad=False, dtype=None):
     def combine(chunks, index):
         return ChunkData(Summed(pad=pad, label=label), chunks, shape_of(chunks), meta, index)
 
     def finish(chunks, kept):
-        op = finish_op or Summed(pad=pad, dtype=dtype, label=label)
+        op = Summed(pad=pad, dtype=dtype, label=label)
         return ChunkData(op, chunks, shape_of(chunks), meta, kept)
 
     return tree_reduce(grid, (axis,), combine, finish, options.combine_size)
@@ -419,9 +419,14 @@ class TensorHistogram(Operand):
 
 
 def _flat(a):
+    from .arithmetic import astype
     from .reshape import ravel
 
     a = as_tensor(a)
+    if a.dtype == np.bool_:  # as NumPy does
+        warnings.warn("Converting input from bool to <class 'numpy.uint8'> for compatibility.",
+                      RuntimeWarning, stacklevel=3)
+        a = astype(a, np.uint8)
     return a if a.ndim == 1 else ravel(a)
 
 

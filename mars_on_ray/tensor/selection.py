@@ -14,7 +14,9 @@ from ..core.blockwise import offsets
 from ..core.entity import ChunkData, Tiled, chunk_grid
 from ..core.operand import Operand
 from ..core.reduction import tree_reduce
+from ..core.user import Tileable
 from .core import as_tensor, new_tensor, tensor_meta
+from .rankselect import select_ranks
 from .sorting import sort
 
 __all__ = ["topk", "argtopk", "quantile", "percentile", "median"]
@@ -30,8 +32,27 @@ def _ranked(x, axis, largest):
     return n - 1 - np.flip(np.argsort(np.flip(x, axis), axis=axis, kind="stable"), axis)
 
 
+def _prefilter(values, index, op):
+    """1-D: drop what cannot be among the best ``k`` (an O(n) partition) before ranking."""
+    n = len(values)
+    if values.ndim != 1 or n <= 2 * op.k or values.dtype.kind not in "biuf":
+        return values, index
+    kth = n - op.k if op.largest else op.k - 1
+    t = np.partition(values, kth)[kth]  # NumPy's order: NaN largest
+    if t != t:  # the threshold is NaN
+        keep = np.isnan(values) if op.largest else np.ones(n, bool)
+    elif op.largest:
+        keep = values >= t
+        if values.dtype.kind == "f":
+            keep |= np.isnan(values)
+    else:
+        keep = values <= t
+    return values[keep], index[keep]
+
+
 def _best(values, index, op, final=False):
     """The best ``k`` candidates; kept in index order unless ``final``."""
+    values, index = _prefilter(values, index, op)
     pos = _ranked(values, op.axis, op.largest)
     pos = np.take(pos, np.arange(min(op.k, values.shape[op.axis])), axis=op.axis)
     if not final:
@@ -198,10 +219,11 @@ def _stats(q, n, method, dtype) -> np.ndarray:
 
 
 class TensorQuantile(Operand):
-    """Quantiles along ``axis`` of a tensor already sorted along it."""
+    """Quantiles along ``axis`` of a tensor sorted along it, or (``select``) of a 1-D tensor
+    whose needed order statistics are found by exact selection."""
 
-    _params = ("q", "axis", "method", "keepdims", "empty_nan")
-    empty_nan = False
+    _params = ("q", "axis", "method", "keepdims", "empty_nan", "select")
+    empty_nan = select = False
 
     def tile(self, ctx, out):
         inp = out.inputs[0]
@@ -219,7 +241,9 @@ class TensorQuantile(Operand):
         grid = chunk_grid((1,) * nq + tuple(kept))
         for pos in np.ndindex(*moved.shape[:-1]):
             pieces = []
-            for j, c in enumerate(moved[pos]):
+            if self.select and n:
+                pieces.append((yield from select_ranks(tiled, stats, inp.dtype, self.label)))
+            for j, c in enumerate(moved[pos] if not pieces else ()):
                 local = stats[(stats >= starts[j]) & (stats < starts[j + 1])] - starts[j]
                 if len(local) or (not pieces and j == len(moved[pos]) - 1):
                     shape = list(c.shape)
@@ -238,9 +262,33 @@ class TensorQuantile(Operand):
         return Tiled.from_chunks(grid)
 
 
+def _weighted(name, a, q, axis, method, keepdims, weights):
+    """Quantiles with ``weights`` (``inverted_cdf``) of a whole 1-D or flattened tensor."""
+    from .reshape import ravel, reshape
+    from .weighted import TensorWeightedQuantile
+
+    w = as_tensor(weights)
+    sample = np.zeros((2,), a.dtype)
+    expected = getattr(np, name)(sample, q, method=method, weights=np.ones(2))  # NumPy's checks
+    if not (axis is None or a.ndim == 1) or w.shape != a.shape:
+        raise NotImplementedError(f"mt.{name}: weights= needs axis=None (or a 1-d tensor) and "
+                                  "weights of the tensor's shape")
+    if a.ndim == 1 and axis is not None:
+        normalize_axis_index(axis, 1)
+    qv = np.true_divide(q, 100) if name == "percentile" else np.asarray(q)
+    qv = float(qv) if isinstance(q, (int, float)) else qv
+    dtype = np.asarray(expected).dtype
+    op = TensorWeightedQuantile(q=qv, dtype=dtype, label=f"mt.{name}")
+    result = new_tensor(op, [ravel(a) if a.ndim != 1 else a, ravel(w) if w.ndim != 1 else w],
+                        np.shape(qv), dtype)
+    return reshape(result, *(np.shape(qv) + (1,) * a.ndim)) if keepdims else result
+
+
 def _quantile(name, a, q, axis, method, keepdims, weights, median=False, empty_nan=False):
+    if isinstance(q, Tileable):
+        raise NotImplementedError(f"mt.{name}: q must be a number or an array, not a lazy object")
     if weights is not None:
-        raise NotImplementedError(f"mt.{name}: weights= is not supported")
+        return _weighted(name, as_tensor(a), q, axis, method, keepdims, weights)
     a = as_tensor(a)
     sample = np.zeros(tuple(2 if s != 0 else 0 for s in a.shape), dtype=a.dtype)
     with warnings.catch_warnings(), np.errstate(all="ignore"):
@@ -265,11 +313,11 @@ def _quantile(name, a, q, axis, method, keepdims, weights, median=False, empty_n
     ax = x.ndim - 1 if (axis is None or len(axes) > 1) else axes[0]
     if ndim and a.shape[axes[0]] == 0 and not (median or empty_nan) and all(s == s for s in a.shape):
         raise IndexError(f"index -1 is out of bounds for axis {ax} with size 0")
-    s = sort(x, axis=ax)
+    select = x.ndim == 1  # a whole 1-D tensor: exact selection, no sort
+    s = x if select else sort(x, axis=ax)
     op = TensorQuantile(q=qv, axis=ax, method=None if median else method,
                         keepdims=bool(keepdims) and axis is not None and len(axes) == 1,
-                        empty_nan=empty_nan,
-                        label=f"mt.{name}")
+                        empty_nan=empty_nan, select=select, label=f"mt.{name}")
     rest = list(x.shape)
     del rest[ax]
     shape = np.shape(qv) + tuple(rest)
@@ -286,14 +334,16 @@ def _quantile(name, a, q, axis, method, keepdims, weights, median=False, empty_n
 
 def quantile(a, q, axis=None, out=None, overwrite_input=False, method="linear", keepdims=False,
              *, weights=None, interpolation=None):
-    """The ``q``-th quantiles along ``axis`` (every NumPy ``method``), exact."""
+    """The ``q``-th quantiles along ``axis`` (every NumPy ``method``), exact; ``weights``
+    (``method='inverted_cdf'``) for a whole 1-D or flattened tensor."""
     _no_out("quantile", out)
     return _quantile("quantile", a, q, axis, interpolation or method, keepdims, weights)
 
 
 def percentile(a, q, axis=None, out=None, overwrite_input=False, method="linear", keepdims=False,
                *, weights=None, interpolation=None):
-    """The ``q``-th percentiles along ``axis`` (every NumPy ``method``), exact."""
+    """The ``q``-th percentiles along ``axis`` (every NumPy ``method``), exact; ``weights``
+    as :func:`quantile`."""
     _no_out("percentile", out)
     return _quantile("percentile", a, q, axis, interpolation or method, keepdims, weights)
 

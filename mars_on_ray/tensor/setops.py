@@ -9,13 +9,16 @@ answers in a tree.
 from __future__ import annotations
 
 import numpy as np
+from numpy.lib.array_utils import normalize_axis_index
 
 from ..config import options
 from ..core.blockwise import offsets
 from ..core.entity import ChunkData, Tiled, chunk_grid
 from ..core.operand import Operand
 from ..core.reduction import tree_reduce
+from ..core.tiling import ValuesRequest
 from .core import as_tensor, new_tensor, tensor_meta
+from .rechunk import rechunk_tiled
 from .sorting import pick_pivots
 
 __all__ = ["unique", "isin", "in1d", "setdiff1d", "union1d", "intersect1d"]
@@ -104,7 +107,8 @@ class TensorUnique(Operand):
                              label=self.label)
             locals_.append(ChunkData(op, [c], (NAN,), vmeta, (i,), 0))
             samples.append(ChunkData(op, [c], (NAN,), vmeta, (i,), 1))
-        pivots = pick_pivots((yield _values_request(samples)), n)
+        yield locals_ + samples  # computed (and kept) together: each chunk is read once
+        pivots = pick_pivots((yield ValuesRequest(samples)), n)
         pivots = np.unique(pivots)  # equal split points would only make empty ranges
         m = len(pivots) + 1
         pieces = []
@@ -136,12 +140,6 @@ class TensorUnique(Operand):
         return Tiled(grid, (sizes,))
 
 
-def _values_request(chunks):
-    from ..core.tiling import ValuesRequest
-
-    return ValuesRequest(chunks)
-
-
 def _unique(tensors, output, dtype, label):
     shape = tensors[0].shape if output == "inverse" else (NAN,)
     op = TensorUnique(output=output, dtype=np.dtype(dtype), label=label)
@@ -152,14 +150,62 @@ def unique(ar, return_index=False, return_inverse=False, return_counts=False, ax
            equal_nan=True, sorted=True):
     """The sorted distinct elements of ``ar`` (flattened), optionally with the flat index of
     each one's first occurrence, every element's position in the result (``ar``'s shape) and
-    each one's count. NaNs count as one value, like NumPy's default."""
-    if axis is not None:
-        raise NotImplementedError("mt.unique supports axis=None only")
+    each one's count. NaNs count as one value, like NumPy's default. With ``axis``: the
+    distinct sub-arrays along it (compared as records), sorted like NumPy's."""
     if not equal_nan:
         raise NotImplementedError("mt.unique supports equal_nan=True only")
     ar = as_tensor(ar)
+    if axis is not None:
+        return _unique_along(ar, axis, return_index, return_inverse, return_counts)
     values = _unique([ar], "values", ar.dtype, "mt.unique")
     extra = [_unique([ar], name, ar.dtype, "mt.unique")
+             for name, flag in (("index", return_index), ("inverse", return_inverse),
+                                ("counts", return_counts)) if flag]
+    return (values, *extra) if extra else values
+
+
+class Records(Operand):
+    """Whole sub-arrays along axis 0 as records of the structured dtype ``to`` (``rest``:
+    their shape), or (``back``: their shape) records viewed back as sub-arrays of ``to``."""
+
+    _params = ("to", "rest", "back")
+    rest = back = None
+
+    def tile(self, ctx, out):
+        t = yield from ctx.known(out.inputs[0])
+        if self.rest is not None:
+            t = rechunk_tiled(t, [t.nsplits[0]] + [(int(sum(s)),) for s in t.nsplits[1:]])
+        lead = (0,) * (out.ndim - 1)
+        grid = chunk_grid((t.chunks.shape[0],) + (1,) * (out.ndim - 1))
+        for i, c in enumerate(t.chunks.reshape(t.chunks.shape[0], -1)[:, 0]):
+            shape = (c.shape[0],) + tuple(out.shape[1:])
+            grid[(i,) + lead] = ChunkData(self.new(), [c], shape, out.meta, (i,) + lead)
+        return Tiled.from_chunks(grid)
+
+    def execute(self, x):
+        if self.rest is not None:
+            return np.ascontiguousarray(x.reshape(len(x), -1)).view(self.to).reshape(-1)
+        return x.view(self.to).reshape((len(x),) + tuple(self.back))
+
+
+def _unique_along(ar, axis, return_index, return_inverse, return_counts):
+    """``unique(ar, axis=k)``: the distinct sub-arrays along ``axis``, as NumPy."""
+    from .reshape import transpose
+
+    axis = normalize_axis_index(axis, ar.ndim)
+    order = [axis] + [d for d in range(ar.ndim) if d != axis]
+    moved = transpose(ar, order)
+    rest = tuple(moved.shape[1:])
+    if not all(s == s and s > 0 for s in rest) or ar.dtype.hasobject:
+        raise NotImplementedError("mt.unique(axis=...) needs known, non-empty other axes and a "
+                                  "non-object dtype")
+    struct = np.dtype([(f"f{i}", ar.dtype) for i in range(int(np.prod(rest)))])
+    records = new_tensor(Records(to=struct, rest=rest, label="mt.unique"), [moved],
+                         (moved.shape[0],), struct)
+    found = _unique([records], "values", struct, "mt.unique")
+    op = Records(to=ar.dtype, back=rest, label="mt.unique")
+    values = transpose(new_tensor(op, [found], (NAN,) + rest, ar.dtype), list(np.argsort(order)))
+    extra = [_unique([records], name, struct, "mt.unique")
              for name, flag in (("index", return_index), ("inverse", return_inverse),
                                 ("counts", return_counts)) if flag]
     return (values, *extra) if extra else values
@@ -184,7 +230,12 @@ class TensorIsin(Operand):
     _params = ("invert", "kind")
 
     def tile(self, ctx, out):
-        element, test = (ctx[i] for i in out.inputs)
+        element = ctx[out.inputs[0]]
+        test = yield from ctx.known(out.inputs[1])
+        if test.chunks.ndim == 1 and len(test.chunks) > 1:  # few, bounded test pieces
+            per = max(1, options.chunk_store_limit // max(1, out.inputs[1].dtype.itemsize))
+            size = int(sum(test.nsplits[0]))
+            test = rechunk_tiled(test, [[min(per, size - s) for s in range(0, size, per)]])
         tests = list(test.chunks.flat)
         grid = chunk_grid(element.chunks.shape + (len(tests),))
         for idx, c in np.ndenumerate(element.chunks):
@@ -207,8 +258,11 @@ class TensorIsin(Operand):
 
 def isin(element, test_elements, assume_unique=False, invert=False, *, kind=None):
     """Whether each element of ``element`` is in ``test_elements`` (``element``'s shape)."""
+    from .reshape import ravel
+
     element, test = as_tensor(element), as_tensor(test_elements)
     np.isin(np.zeros(1, element.dtype), np.zeros(1, test.dtype), kind=kind)
+    test = ravel(test) if test.ndim != 1 else test
     op = TensorIsin(invert=bool(invert), kind=kind, label="mt.isin")
     return new_tensor(op, [element, test], element.shape, np.bool_)
 

@@ -6,7 +6,8 @@ sends a regular sample; the samples give split points; each chunk splits its sor
 and partition j merges the j-th pieces, so partitions in order are the sorted whole; they are
 re-split to the input's chunk sizes. Ties keep their original order (a stable sort), so
 ``argsort`` equals NumPy's ``kind='stable'``. An n-D tensor chunked along the sort axis is
-rechunked to whole lanes along that axis (its other axes stay split, one task per block).
+rechunked to whole lanes along that axis (its other axes stay split, one task per block),
+unless it has only a few lanes: then each lane is sorted by PSRS (``lanesort.py``).
 """
 from __future__ import annotations
 
@@ -18,12 +19,16 @@ from numpy.lib.array_utils import normalize_axis_index
 from ..core.blockwise import offsets
 from ..core.entity import ChunkData, Tiled, chunk_grid
 from ..core.operand import Operand
+from ..core.tiling import ValuesRequest
 from .core import as_tensor, new_tensor, tensor_meta
 from .rechunk import rechunk_tiled
 
 __all__ = ["sort", "argsort", "partition", "argpartition"]
 
 NAN = float("nan")
+#: an n-D tensor with at most this many lanes (and no more than its chunks along the sort axis)
+#: is sorted lane by lane with PSRS; otherwise whole lanes are gathered into chunks
+MAX_PSRS_LANES = 16
 
 
 def sample_input(a) -> np.ndarray:
@@ -61,26 +66,54 @@ class LocalSort(Operand):
         return 3 if self.with_indices else 2
 
     def execute(self, x):
-        order = np.argsort(x, kind="stable")
-        run = x[order]
+        order = np.argsort(x, kind="stable") if self.with_indices else None
+        run = x[order] if self.with_indices else np.sort(x)  # values alone need no stability
         picks = np.linspace(0, len(run) - 1, min(self.n_samples, len(run))).round().astype(np.intp)
         if not self.with_indices:
             return run, run[picks]
-        return run, run[picks], order + self.offset
+        indices = order + self.offset
+        return run, (run[picks], indices[picks]), indices
+
+
+def _same(a, b) -> bool:
+    return bool(a == b) or bool(a != a and b != b)  # NaN / NaT pivots are equal too
 
 
 class SplitRun(Operand):
-    """PSRS step 2: a sorted run cut at the split points (ties go left of a split point)."""
+    """PSRS step 2: a sorted run cut at the split points. Sorting values, the elements equal
+    to a pivot repeated k times are shared evenly by its k + 1 ranges (equal values are
+    interchangeable); with indices, each pivot is a (value, index) pair and ties are cut by
+    index, so heavy duplicates never pile into one range."""
 
-    _params = ("pivots", "n", "with_indices")
+    _params = ("pivots", "pivot_index", "n", "with_indices")
+    pivot_index = None
     fusable = False
 
     @property
     def n_outputs(self) -> int:  # type: ignore[override]
         return 2 * self.n if self.with_indices else self.n
 
+    def _cuts(self, run, indices):
+        pivots = self.pivots
+        lo = np.searchsorted(run, pivots, side="left")
+        hi = np.searchsorted(run, pivots, side="right")
+        cuts = [0]
+        for j in range(len(pivots)):
+            if self.pivot_index is not None:
+                cuts.append(lo[j] + np.searchsorted(indices[lo[j]:hi[j]], self.pivot_index[j], "right"))
+                continue
+            first = j
+            while first > 0 and _same(pivots[first - 1], pivots[j]):
+                first -= 1
+            last = j
+            while last + 1 < len(pivots) and _same(pivots[last + 1], pivots[j]):
+                last += 1
+            share = (j - first + 1) / (last - first + 2)
+            cuts.append(lo[j] + int((hi[j] - lo[j]) * share))
+        return cuts + [len(run)] * (self.n + 1 - len(cuts))  # no pivots: every run was empty
+
     def execute(self, run, indices=None):
-        cuts = [0, *np.searchsorted(run, self.pivots, side="right"), len(run)]
+        cuts = self._cuts(run, indices)
         pieces = [run[cuts[j]:cuts[j + 1]] for j in range(self.n)]
         if self.with_indices:
             pieces += [indices[cuts[j]:cuts[j + 1]] for j in range(self.n)]
@@ -105,6 +138,15 @@ class MergeRuns(Operand):
         return values[order], np.concatenate(pieces[half:])[order]
 
 
+def pick_pivot_pairs(samples: list[tuple], n: int) -> tuple[np.ndarray, np.ndarray]:
+    """``n - 1`` (value, index) split points at regular positions of all sampled pairs."""
+    values = np.concatenate([s[0] for s in samples])
+    index = np.concatenate([s[1] for s in samples])
+    order = np.lexsort((index, values))
+    picks = [min(len(values) - 1, k * len(values) // n) for k in range(1, n)] if len(values) else []
+    return values[order][picks], index[order][picks]
+
+
 def pick_pivots(samples: list[np.ndarray], n: int) -> np.ndarray:
     """``n - 1`` split points at regular positions of all samples, sorted."""
     values = np.sort(np.concatenate(samples)) if samples else np.array([])
@@ -127,10 +169,16 @@ def psrs(tiled: Tiled, dtype, with_values=True, with_indices=False):
         samples.append(ChunkData(op, [c], (NAN,), vmeta, (i,), 1))
         if with_indices:
             idx.append(ChunkData(op, [c], c.shape, imeta, (i,), 2))
-    pivots = pick_pivots((yield from _values(samples)), n)
+    yield runs + samples + idx  # computed (and kept) together: each chunk is sorted once
+    sampled = yield ValuesRequest(samples)
+    if with_indices:
+        pivots, pivot_index = pick_pivot_pairs(sampled, n)
+    else:
+        pivots, pivot_index = pick_pivots(sampled, n), None
     pieces = []
     for i in range(n):
-        op = SplitRun(pivots=pivots, n=n, with_indices=with_indices, label="mt.sort")
+        op = SplitRun(pivots=pivots, pivot_index=pivot_index, n=n, with_indices=with_indices,
+                      label="mt.sort")
         inputs = [runs[i], idx[i]] if with_indices else [runs[i]]
         outs = [ChunkData(op, inputs, (NAN,), vmeta, (i,), j) for j in range(n)]
         if with_indices:
@@ -157,12 +205,6 @@ def psrs(tiled: Tiled, dtype, with_values=True, with_indices=False):
     return tuple(result)
 
 
-def _values(chunks):
-    from ..core.tiling import TileContext
-
-    return (yield from TileContext.values(chunks))
-
-
 # --- the operand --------------------------------------------------------------------------------
 
 class TensorSort(Operand):
@@ -182,6 +224,12 @@ class TensorSort(Operand):
                 values, indices = yield from psrs(tiled, inp.dtype, not want_idx, want_idx)
                 result = indices if want_idx else values
                 return result
+            lanes = int(np.prod([sum(s) for d, s in enumerate(tiled.nsplits) if d != axis]))
+            if self.order is None and 0 < lanes <= min(len(tiled.nsplits[axis]), MAX_PSRS_LANES):
+                from .lanesort import lane_psrs
+
+                want_idx = self.which in ("argsort", "argpartition")
+                return (yield from lane_psrs(tiled, axis, inp.dtype, want_idx, out.meta))
             splits = list(tiled.nsplits)
             splits[axis] = (int(sum(splits[axis])),)
             tiled = rechunk_tiled(tiled, splits)
@@ -206,6 +254,10 @@ def _prepare(a, axis):
 
 def _sort_like(which, a, axis, kind=None, order=None, kth=None, stable=None):
     a = as_tensor(a)
+    if a.ndim == 0 and which.startswith("arg"):  # NumPy takes a 0-d array as 1-d here
+        from .reshape import ravel
+
+        a = ravel(a)
     sample = sample_input(a)
     if which in ("sort", "argsort"):
         getattr(np, which)(sample, axis=axis, kind=kind, order=order, stable=stable)
@@ -225,7 +277,7 @@ def _check_kth(kth, n):
         raise TypeError("Partition index must be integer")
     if kth.ndim > 1:
         raise ValueError("kth array must have dimension <= 1")
-    if not _is_unknown(n):
+    if not _is_unknown(n) and n:  # NumPy checks nothing on an empty axis
         for k in kth.reshape(-1):
             if not -n <= k < n:
                 raise ValueError(f"kth(={k}) out of bounds ({n})")

@@ -1,0 +1,206 @@
+"""Label alignment (binary operations, align, reindex) and concat / append against pandas."""
+import numpy as np
+import pandas as pd
+import pytest
+
+import mars_on_ray.dataframe as md
+from mars_on_ray.core.local import LocalExecutor
+from mars_on_ray.dataframe.align import LabelAligned
+from mars_on_ray.dataframe.merge import KeyShuffleMap
+from mars_on_ray.testing import assert_eq
+
+OPS = ["add", "sub", "mul", "truediv", "floordiv", "mod", "pow"]
+
+
+def _run(obj):
+    return LocalExecutor().compute(obj.data)[0]
+
+
+def _ops(obj):
+    tiled = LocalExecutor().tile(obj.data)
+    seen, stack, found = set(), list(tiled.flat), set()
+    while stack:
+        c = stack.pop()
+        found.add(type(c.op))
+        for i in c.inputs:
+            if i.key not in seen:
+                seen.add(i.key)
+                stack.append(i)
+    return found
+
+
+@pytest.fixture
+def series():
+    rs = np.random.RandomState(0)
+    a = pd.Series(rs.randint(1, 10, 20), index=rs.permutation(20) + 3, name="x")
+    b = pd.Series(rs.rand(15) + 0.5, index=rs.permutation(15), name="y")
+    b.iloc[[2, 9]] = np.nan
+    return a, b
+
+
+@pytest.fixture
+def frames():
+    rs = np.random.RandomState(1)
+    left = pd.DataFrame({"a": rs.rand(13), "b": rs.randint(1, 5, 13)}, index=rs.permutation(13))
+    right = pd.DataFrame({"b": rs.rand(9) + 1, "c": rs.rand(9)}, index=rs.permutation(9) + 6)
+    return left, right
+
+
+@pytest.mark.parametrize("op", OPS)
+def test_series_ops_align_labels(series, op):
+    a, b = series
+    ma, mb = md.Series(a, chunk_size=6), md.Series(b, chunk_size=4)
+    assert_eq(getattr(ma, op)(mb), getattr(a, op)(b))
+    assert_eq(getattr(ma, op)(mb, fill_value=2), getattr(a, op)(b, fill_value=2))
+    assert_eq(getattr(mb, "r" + op)(ma), getattr(b, "r" + op)(a))
+
+
+def test_operators_and_comparisons(series):
+    a, b = series
+    ma, mb = md.Series(a, chunk_size=6), md.Series(b, chunk_size=4)
+    assert_eq(ma + mb, a + b)
+    assert_eq(ma * mb - ma, a * b - a)
+    for op in ("eq", "ne", "lt", "le", "gt", "ge"):
+        assert_eq(getattr(ma, op)(mb), getattr(a, op)(b))
+    with pytest.raises(ValueError):
+        ma == mb  # noqa: B015 - pandas' operators need identical labels
+    with pytest.raises(ValueError):
+        ma > mb  # noqa: B015
+    same = md.Series(a * 2, chunk_size=7)
+    assert_eq(ma == same, a == a * 2)
+
+
+@pytest.mark.parametrize("op", ["add", "sub", "mul", "truediv"])
+def test_frame_ops_align_rows_and_columns(frames, op):
+    left, right = frames
+    ml, mr = md.DataFrame(left, chunk_size=5), md.DataFrame(right, chunk_size=4)
+    assert_eq(getattr(ml, op)(mr), getattr(left, op)(right))
+    assert_eq(getattr(ml, op)(mr, fill_value=1), getattr(left, op)(right, fill_value=1))
+
+
+def test_frame_with_series_along_rows(frames):
+    left, _ = frames
+    s = pd.Series(np.arange(10.0), index=np.random.RandomState(2).permutation(10) + 4)
+    ml, ms = md.DataFrame(left, chunk_size=5), md.Series(s, chunk_size=3)
+    assert_eq(ml.sub(ms, axis=0), left.sub(s, axis=0))
+    assert_eq(ml.mul(ms, axis="index"), left.mul(s, axis="index"))
+    assert_eq(ml.add(md.Series(left["a"], chunk_size=4), axis=0), left.add(left["a"], axis=0))
+    with pytest.raises(NotImplementedError):
+        ml.add(ms, axis=0, level=0)
+
+
+def test_same_index_stays_blockwise(frames):
+    left, right = frames
+    ml = md.DataFrame(left, chunk_size=5)
+    res = ml["a"] + ml["b"] * 2
+    assert LabelAligned not in _ops(res) and KeyShuffleMap not in _ops(res)
+    assert_eq(res, left["a"] + left["b"] * 2)
+    # equal pandas indexes, different chunks: lined up by position, dtypes kept
+    other = md.DataFrame(left * 3, chunk_size=4)
+    assert KeyShuffleMap not in _ops(ml + other)
+    assert_eq(ml + other, left + left * 3)
+
+
+def test_alignment_of_unknown_indexes(frames):
+    left, right = frames
+    ml, mr = md.DataFrame(left, chunk_size=5), md.DataFrame(right, chunk_size=4)
+    fl, el = ml[ml["a"] > 0.3], left[left["a"] > 0.3]
+    assert_eq(fl + mr, el + right)
+    assert_eq(fl["a"].add(ml["a"], fill_value=0), el["a"].add(left["a"], fill_value=0))
+    # equal indexes found when tiling: blockwise (declared dtype holds missing values)
+    both = ml[ml["b"] > 0]
+    assert_eq(both["b"] + ml["b"], (left["b"] + left["b"]).astype(float))
+    with pytest.raises(ValueError):
+        _run(fl["a"] == ml["a"])
+    assert_eq(both["a"] == ml["a"], left["a"] == left["a"])
+
+
+def test_duplicate_labels(series):
+    a = pd.Series([1.0, 2, 3, 4, 5], index=[1, 1, 2, 3, 3])
+    b = pd.Series([10.0, 20, 30], index=[3, 1, 4])
+    assert_eq(md.Series(a, chunk_size=2) + md.Series(b, chunk_size=2), a + b)
+
+
+@pytest.mark.parametrize("join", ["outer", "inner", "left", "right"])
+def test_align(series, frames, join):
+    a, b = series
+    x, y = md.Series(a, chunk_size=6).align(md.Series(b, chunk_size=4), join=join)
+    ex, ey = a.align(b, join=join)
+    assert_eq(x, ex)
+    assert_eq(y, ey)
+    left, right = frames
+    ml, mr = md.DataFrame(left, chunk_size=5), md.DataFrame(right, chunk_size=4)
+    for kw in (dict(), dict(fill_value=0), dict(axis=0), dict(axis=1)):
+        x, y = ml.align(mr, join=join, **kw)
+        ex, ey = left.align(right, join=join, **kw)
+        assert_eq(x, ex)
+        assert_eq(y, ey)
+
+
+def test_reindex(series, frames):
+    a, _ = series
+    ma = md.Series(a, chunk_size=6)
+    labels = [5, 3, 100, 7, 22, 4]
+    assert_eq(ma.reindex(labels), a.reindex(labels))
+    assert_eq(ma.reindex(labels, fill_value=0), a.reindex(labels, fill_value=0))
+    # no label missing: pandas keeps int64, the declared dtype holds missing values
+    assert_eq(ma.reindex(pd.Index([], dtype=np.int64)), a.reindex(pd.Index([], dtype=np.int64)),
+              check_dtype=False)
+    left, right = frames
+    ml = md.DataFrame(left, chunk_size=5)
+    assert_eq(ml.reindex(labels), left.reindex(labels))
+    assert_eq(ml.reindex(index=labels, columns=["b", "z", "a"], fill_value=-1),
+              left.reindex(index=labels, columns=["b", "z", "a"], fill_value=-1))
+    assert_eq(ml.reindex(["c", "a"], axis=1), left.reindex(["c", "a"], axis=1))
+    assert_eq(ml.reindex_like(md.DataFrame(right, chunk_size=3)), left.reindex_like(right))
+    with pytest.raises(NotImplementedError):
+        ml.reindex(labels, method="ffill")
+
+
+def test_concat_rows(frames):
+    left, right = frames
+    third = pd.DataFrame({"b": [1, 2, 3, 4, 5, 6, 7], "z": list("abcdefg")}, index=list("pqrstuv"))
+    objs = [md.DataFrame(left, chunk_size=5), md.DataFrame(right, chunk_size=4),
+            md.DataFrame(third, chunk_size=3)]
+    for kw in (dict(), dict(ignore_index=True), dict(join="inner"), dict(keys=["p", "q", "r"]),
+               dict(keys=["p", "q", "r"], names=["src", "row"]), dict(sort=True)):
+        assert_eq(md.concat(objs, **kw), pd.concat([left, right, third], **kw))
+    assert_eq(md.concat({"one": objs[0], "two": objs[1]}), pd.concat({"one": left, "two": right}))
+    assert_eq(md.concat([objs[0], None, objs[1]]), pd.concat([left, None, right]))
+    filtered = objs[0][objs[0]["a"] > 0.5]
+    assert_eq(md.concat([filtered, objs[1]], ignore_index=True),
+              pd.concat([left[left["a"] > 0.5], right], ignore_index=True))
+    empty = left.iloc[:0]
+    assert_eq(md.concat([md.DataFrame(empty), objs[0]]), pd.concat([empty, left]))
+
+
+def test_concat_series_and_append(series, frames):
+    a, b = series
+    ma, mb = md.Series(a, chunk_size=6), md.Series(b, chunk_size=4)
+    assert_eq(md.concat([ma, mb]), pd.concat([a, b]))
+    assert_eq(md.concat([ma, ma], ignore_index=True), pd.concat([a, a], ignore_index=True))
+    assert_eq(ma.append(mb), pd.concat([a, b]))
+    left, right = frames
+    ml, mr = md.DataFrame(left, chunk_size=5), md.DataFrame(right, chunk_size=4)
+    assert_eq(ml.append(mr), pd.concat([left, right]))
+    assert_eq(ml.append([mr, ml], ignore_index=True), pd.concat([left, right, left], ignore_index=True))
+
+
+def test_concat_columns(frames):
+    left, right = frames
+    ml = md.DataFrame(left, chunk_size=5)
+    assert_eq(md.concat([ml, ml["a"] * 2], axis=1), pd.concat([left, left["a"] * 2], axis=1))
+    assert_eq(md.concat({"x": ml, "y": md.DataFrame(left + 1, chunk_size=4)}, axis=1),
+              pd.concat({"x": left, "y": left + 1}, axis=1))
+    assert_eq(md.concat([ml, ml[["b"]]], axis=1, join="inner"), pd.concat([left, left[["b"]]], axis=1, join="inner"))
+    with pytest.raises(NotImplementedError):
+        md.concat([ml, md.DataFrame(right)], axis=1)
+
+
+def test_concat_bad_input():
+    with pytest.raises(ValueError):
+        md.concat([])
+    with pytest.raises(TypeError):
+        md.concat(md.Series([1, 2]))
+    with pytest.raises(TypeError):
+        md.concat([md.Series([1, 2]), 3])

@@ -1,0 +1,241 @@
+"""merge / join against pandas: every how, sort, duplicate and missing keys, each strategy."""
+import numpy as np
+import pandas as pd
+import pytest
+
+import mars_on_ray.dataframe as md
+from mars_on_ray.config import options
+from mars_on_ray.core.local import LocalExecutor
+from mars_on_ray.dataframe.merge import KeyShuffleMap
+from mars_on_ray.dataframe.positional import PANDAS3
+from mars_on_ray.testing import assert_eq
+
+HOWS = ["inner", "left", "right", "outer"]
+
+
+@pytest.fixture(params=["broadcast", "shuffle"])
+def strategy(request):
+    old = options.merge_broadcast_bytes
+    options.merge_broadcast_bytes = 10**12 if request.param == "broadcast" else 0
+    yield request.param
+    options.merge_broadcast_bytes = old
+
+
+def _frames(n=41, m=29, seed=0):
+    rs = np.random.RandomState(seed)
+    left = pd.DataFrame({"k": rs.randint(0, 12, n).astype(float), "k2": rs.choice(list("abc"), n),
+                         "a": rs.randint(0, 100, n), "s": rs.choice(["x", "y", "zz"], n)})
+    right = pd.DataFrame({"k": rs.randint(3, 16, m).astype(float), "k2": rs.choice(list("abd"), m),
+                          "b": rs.rand(m), "s": rs.choice(["u", "v"], m)})
+    left.loc[[4, n - 5], "k"] = np.nan
+    right.loc[[2, m - 3, m - 2], "k"] = np.nan
+    return left, right
+
+
+def _run(obj):
+    return LocalExecutor().compute(obj.data)[0]
+
+
+def _uses(obj, op_type) -> bool:
+    tiled = LocalExecutor().tile(obj.data)
+    seen, stack = set(), list(tiled.flat)
+    while stack:
+        c = stack.pop()
+        if isinstance(c.op, op_type):
+            return True
+        for i in c.inputs:
+            if i.key not in seen:
+                seen.add(i.key)
+                stack.append(i)
+    return False
+
+
+@pytest.mark.parametrize("sort", [False, True])
+@pytest.mark.parametrize("how", HOWS)
+def test_merge_on_column(strategy, how, sort):
+    left, right = _frames()
+    ml, mr = md.DataFrame(left, chunk_size=7), md.DataFrame(right, chunk_size=10)
+    assert_eq(md.merge(ml, mr, on="k", how=how, sort=sort), pd.merge(left, right, on="k", how=how, sort=sort))
+    assert_eq(ml.merge(mr, on=["k", "k2"], how=how, sort=sort),
+              left.merge(right, on=["k", "k2"], how=how, sort=sort))
+
+
+@pytest.mark.parametrize("how", HOWS + ["cross"])
+def test_merge_default_keys_and_suffixes(strategy, how):
+    left, right = _frames(23, 31, seed=1)
+    ml, mr = md.DataFrame(left, chunk_size=5), md.DataFrame(right, chunk_size=9)
+    if how == "cross":
+        kw = dict(how="cross", suffixes=("_l", "_r"))
+    else:
+        kw = dict(how=how, on=["k", "k2"], suffixes=("_l", "_r"))
+    assert_eq(md.merge(ml, mr, **kw), pd.merge(left, right, **kw))
+    if how != "cross":
+        assert_eq(md.merge(ml[["k", "a"]], mr[["k", "b"]], how=how),
+                  pd.merge(left[["k", "a"]], right[["k", "b"]], how=how))
+
+
+@pytest.mark.parametrize("how", HOWS)
+def test_merge_left_on_right_on(strategy, how):
+    left, right = _frames(37, 19, seed=2)
+    right = right.rename(columns={"k": "rk", "k2": "rk2"})
+    ml, mr = md.DataFrame(left, chunk_size=6), md.DataFrame(right, chunk_size=4)
+    for sort in (False, True):
+        kw = dict(how=how, left_on=["k", "k2"], right_on=["rk", "rk2"], sort=sort, indicator=True)
+        assert_eq(md.merge(ml, mr, **kw), pd.merge(left, right, **kw))
+
+
+@pytest.mark.parametrize("how", HOWS)
+def test_merge_on_indexes(strategy, how):
+    rs = np.random.RandomState(3)
+    left = pd.DataFrame({"k": rs.randint(0, 9, 30), "a": rs.rand(30)},
+                        index=[f"r{i}" for i in rs.permutation(30)])
+    right = pd.DataFrame({"b": rs.randint(0, 50, 13)}, index=pd.Index(rs.randint(0, 12, 13), name="key"))
+    ml, mr = md.DataFrame(left, chunk_size=7), md.DataFrame(right, chunk_size=4)
+    for sort in (False, True):
+        kw = dict(how=how, left_on="k", right_index=True, sort=sort)
+        assert_eq(md.merge(ml, mr, **kw), pd.merge(left, right, **kw))
+        kw = dict(how=how, left_index=True, right_on="k", sort=sort)
+        assert_eq(md.merge(mr, ml, **kw), pd.merge(right, left, **kw))
+    # differently named indexes: pandas 2.2 names the result after either, by its code path
+    lk, rk = left.set_index("k"), right.rename_axis("k")
+    assert_eq(md.merge(md.DataFrame(lk, chunk_size=8), md.DataFrame(rk, chunk_size=4), how=how,
+                       left_index=True, right_index=True),
+              pd.merge(lk, rk, how=how, left_index=True, right_index=True))
+
+
+@pytest.mark.parametrize("how", HOWS)
+def test_join(strategy, how):
+    rs = np.random.RandomState(4)
+    left = pd.DataFrame({"a": rs.rand(26), "k": rs.randint(0, 8, 26)}, index=rs.randint(0, 10, 26))
+    right = pd.DataFrame({"b": rs.randint(0, 9, 11), "a": rs.rand(11)}, index=rs.permutation(11) + 4)
+    ml, mr = md.DataFrame(left, chunk_size=6), md.DataFrame(right, chunk_size=3)
+    sfx = dict(suffixes=("_l", "_r")) if PANDAS3 else dict(lsuffix="_l", rsuffix="_r")
+    assert_eq(ml.join(mr, how=how, **sfx), left.join(right, how=how, **sfx))
+    assert_eq(ml.join(mr, on="k", how=how, sort=True, **sfx), left.join(right, on="k", how=how, sort=True, **sfx))
+    series = right["b"]
+    assert_eq(ml.join(md.Series(series, chunk_size=4), how=how), left.join(series, how=how))
+    with pytest.raises(ValueError):
+        ml.join(mr)  # overlapping column without suffixes
+
+
+def test_merge_strings_and_duplicates(strategy):
+    rs = np.random.RandomState(5)
+    left = pd.DataFrame({"key": rs.choice(["foo", "bar", "baz", "qux"], 50), "v": np.arange(50)})
+    right = pd.DataFrame({"key": rs.choice(["foo", "bar", "quux"], 17), "w": np.arange(17) * 1.5,
+                          "flag": rs.rand(17) > 0.5})
+    ml, mr = md.DataFrame(left, chunk_size=9), md.DataFrame(right, chunk_size=5)
+    for how in HOWS:
+        for sort in (False, True):
+            assert_eq(ml.merge(mr, on="key", how=how, sort=sort), left.merge(right, on="key", how=how, sort=sort))
+
+
+def test_merge_mixed_key_dtypes(strategy):
+    left = pd.DataFrame({"k": np.arange(20) % 7, "a": np.arange(20)})
+    right = pd.DataFrame({"k": np.array([0, 2.0, 4, 6, 8, np.nan, 2]), "b": list("abcdefg")})
+    ml, mr = md.DataFrame(left, chunk_size=6), md.DataFrame(right, chunk_size=2)
+    for how in HOWS:
+        assert_eq(ml.merge(mr, how=how), left.merge(right, how=how))
+
+
+def test_merge_empty_and_unmatched(strategy):
+    left, right = _frames(15, 9)
+    ml = md.DataFrame(left, chunk_size=4)
+    empty = right.iloc[:0]
+    for how in HOWS:
+        # pandas keeps int64 when no row of the other side goes unmatched; the declared
+        # dtype is the one holding missing values (a known deviation)
+        assert_eq(ml.merge(md.DataFrame(empty), on="k", how=how), left.merge(empty, on="k", how=how),
+                  check_dtype=False)
+        assert_eq(md.DataFrame(empty).merge(ml, on="k", how=how), empty.merge(left, on="k", how=how),
+                  check_dtype=False)
+    disjoint = right.assign(k=right["k"] + 1000)
+    assert_eq(ml.merge(md.DataFrame(disjoint, chunk_size=3), on="k", how="inner"),
+              left.merge(disjoint, on="k", how="inner"))
+
+
+def test_merge_with_pandas_and_series_arguments(strategy):
+    left, right = _frames(12, 8)
+    ml = md.DataFrame(left, chunk_size=5)
+    assert_eq(ml.merge(right, on="k"), left.merge(right, on="k"))
+    named = right.set_index("k")["b"]
+    assert_eq(md.merge(ml, md.Series(named, chunk_size=3), left_on="k", right_index=True, how="left"),
+              pd.merge(left, named, left_on="k", right_index=True, how="left"))
+    with pytest.raises(ValueError):
+        md.merge(ml, md.Series(named.rename(None)), left_on="k", right_index=True)
+
+
+def test_merge_validate(strategy):
+    left = pd.DataFrame({"k": [1, 2, 3, 4, 5, 6], "a": range(6)})
+    right = pd.DataFrame({"k": [1, 1, 2, 7], "b": range(4)})
+    ml, mr = md.DataFrame(left, chunk_size=2), md.DataFrame(right, chunk_size=3)
+    assert_eq(ml.merge(mr, on="k", validate="one_to_many"), left.merge(right, on="k", validate="one_to_many"))
+    with pytest.raises(pd.errors.MergeError):
+        _run(ml.merge(mr, on="k", validate="one_to_one"))
+    with pytest.raises(pd.errors.MergeError):
+        _run(ml.merge(mr, on="k", how="left", validate="many_to_one"))
+    dup_left = pd.concat([left, left.iloc[[5]]], ignore_index=True)  # 6 twice, in different chunks
+    with pytest.raises(pd.errors.MergeError):
+        _run(md.DataFrame(dup_left, chunk_size=3).merge(md.DataFrame(right.iloc[1:], chunk_size=2),
+                                                        on="k", validate="1:1"))
+    unique = md.DataFrame(dup_left.iloc[:-1], chunk_size=3).merge(md.DataFrame(right.iloc[1:]), on="k",
+                                                                   validate="1:1")
+    assert_eq(unique, dup_left.iloc[:-1].merge(right.iloc[1:], on="k", validate="1:1"))
+
+
+def test_merge_bad_arguments_raise_at_build_time():
+    left, right = _frames(10, 10)
+    ml, mr = md.DataFrame(left, chunk_size=4), md.DataFrame(right, chunk_size=4)
+    with pytest.raises(KeyError):
+        ml.merge(mr, on="missing")
+    with pytest.raises(ValueError):
+        ml.merge(mr, on="k", how="sideways")
+    with pytest.raises(pd.errors.MergeError):
+        ml.merge(mr, on="k", left_on="k")
+    with pytest.raises(ValueError):
+        ml.merge(mr, on="k", validate="sometimes")
+    with pytest.raises(TypeError):
+        md.merge(ml, [1, 2, 3])
+
+
+def test_strategy_follows_sizes():
+    left, right = _frames(60, 20)
+    ml, mr = md.DataFrame(left, chunk_size=10), md.DataFrame(right, chunk_size=5)
+    old = options.merge_broadcast_bytes
+    try:
+        options.merge_broadcast_bytes = 10**12
+        assert not _uses(ml.merge(mr, on="k"), KeyShuffleMap)
+        assert _uses(ml.merge(mr, on="k", how="outer"), KeyShuffleMap)  # pandas sorts outer keys
+        options.merge_broadcast_bytes = 0
+        assert _uses(ml.merge(mr, on="k"), KeyShuffleMap)
+    finally:
+        options.merge_broadcast_bytes = old
+
+
+def test_merge_of_unknown_sizes(strategy):
+    left, right = _frames(40, 30)
+    ml, mr = md.DataFrame(left, chunk_size=7), md.DataFrame(right, chunk_size=6)
+    fl, fr = ml[ml["a"] > 20], mr[mr["b"] > 0.3]
+    el, er = left[left["a"] > 20], right[right["b"] > 0.3]
+    for how in HOWS:
+        assert_eq(fl.merge(fr, on="k", how=how), el.merge(er, on="k", how=how))
+
+
+def test_merge_categorical_and_datetime_keys(strategy):
+    rs = np.random.RandomState(6)
+    dates = pd.date_range("2021-01-01", periods=6)
+    left = pd.DataFrame({"d": rs.choice(dates, 25), "c": pd.Categorical(rs.choice(list("pqr"), 25)),
+                         "a": np.arange(25)})
+    right = pd.DataFrame({"d": dates[[2, 3, 3, 5, 4, 2, 5, 3]].append(pd.DatetimeIndex(["2022-01-01"])),
+                          "c": pd.Categorical(list("pqsqppqsq")),
+                          "b": np.arange(9)})
+    ml, mr = md.DataFrame(left, chunk_size=6), md.DataFrame(right, chunk_size=4)
+    for how in HOWS:
+        assert_eq(ml.merge(mr, on="d", how=how), left.merge(right, on="d", how=how))
+        assert_eq(ml.merge(mr[["c", "b"]], on="c", how=how), left.merge(right[["c", "b"]], on="c", how=how))
+
+
+@pytest.mark.skipif(not PANDAS3, reason="anti joins are new in pandas 3")
+def test_anti_joins_are_not_supported():
+    left, right = _frames(10, 10)
+    with pytest.raises(NotImplementedError):
+        md.DataFrame(left).merge(md.DataFrame(right), on="k", how="left_anti")
