@@ -421,3 +421,13 @@ def test_multiindex_levels():
         assert_eq(op(m), op(frame))
     with pytest.raises(KeyError, match="not found in level"):
         _value(m.drop(9, level="a"))
+
+
+def test_where_with_read_only_values():
+    """Values from Ray's object store are read-only (pandas 2.2's where wrote into ``other``)."""
+    a, b = np.arange(-5, 6), np.linspace(0, 1, 11)
+    a.setflags(write=False)
+    b.setflags(write=False)
+    s, o = pd.Series(a), pd.Series(b)
+    lazy = md.Series(s, chunk_size=4)
+    assert_eq(lazy.where(lazy > 0, md.Series(o, chunk_size=4)), s.where(s > 0, o.copy()))

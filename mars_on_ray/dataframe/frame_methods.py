@@ -271,7 +271,11 @@ _DEFAULT = "__mars_default__"
 
 def _where(obj, how, cond, cmode, other, omode, kw, meta):
     cond = _value(cond, obj, cmode)
-    args = (cond,) if omode is None else (cond, _value(other, obj, omode))
+    if omode is not None:
+        other = _value(other, obj, omode)
+        if isinstance(other, (pd.Series, pd.DataFrame)):
+            other = other.copy()  # pandas 2.2 writes into it: values from Ray's store are read-only
+    args = (cond,) if omode is None else (cond, other)
     out = getattr(obj, how)(*args, **kw)
     return out if meta is None else cast_like(out, meta)
 
@@ -279,13 +283,13 @@ def _where(obj, how, cond, cmode, other, omode, kw, meta):
 def _fractional(sample):
     """A sample whose float values are not whole numbers: pandas keeps an integer column's
     dtype when the floats set in it are whole, real data seldom are."""
-    if isinstance(sample, (pd.Series, pd.DataFrame)):
+    if isinstance(sample, pd.Series):
+        return sample * 0.5 if getattr(sample.dtype, "kind", "O") in "fc" else sample
+    if isinstance(sample, pd.DataFrame):
         sample = sample.copy()
-        frame = sample.to_frame() if isinstance(sample, pd.Series) else sample
-        for i, dtype in enumerate(frame.dtypes):
+        for i, dtype in enumerate(sample.dtypes):
             if getattr(dtype, "kind", "O") in "fc":
-                frame.isetitem(i, frame.iloc[:, i] * 0.5)
-        return frame.iloc[:, 0].rename(sample.name) if isinstance(sample, pd.Series) else frame
+                sample.isetitem(i, sample.iloc[:, i] * 0.5)
     return sample
 
 
@@ -316,6 +320,8 @@ def _where_or_mask(obj, how, cond, other, inplace, axis, level):
         other, omode = _operand(other)
     kw = {k: v for k, v in (("axis", axis), ("level", level)) if v is not None}
     sample = sample_of(obj.data.meta)
+    if isinstance(sample, pd.Series):
+        sample = sample.rename(obj.data.meta.name)  # sample_of names an unnamed Series 0
     cmeta = cond if cmode == "scalar" else cond.data.meta
     _where(sample, how, sample_of(cmeta) if cmode != "scalar" else cond, "scalar", None, None, kw,
            None)  # pandas' error for a condition that is not boolean

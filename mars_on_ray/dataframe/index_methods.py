@@ -1,6 +1,9 @@
 """Methods of the lazy Index (``df.index``): labels block by block (rename, astype, map, drop,
-dropna, fillna, to_series, to_frame), properties, and ``inferred_type`` (a tree reduction)."""
+dropna, fillna, to_series, to_frame) and whole-index facts as tree reductions to one value
+(all, any, max, min, memory_usage, inferred_type)."""
 from __future__ import annotations
+
+import builtins
 
 import numpy as np
 import pandas as pd
@@ -12,6 +15,7 @@ from ..tensor.core import new_tensor
 from .blockwise import map_chunks, row_chunks, sample_of
 from .core import Index, methods
 from .frame_methods import _DEFAULT, checked, inplace_result, per_chunk
+from .positional import scalar_dtype
 
 __all__: list[str] = []
 
@@ -134,35 +138,44 @@ def index_to_frame(obj, index=True, name=_DEFAULT):
     return by_position(obj, ranged, ("to_frame", kwargs), meta, "md.to_frame")
 
 
-# --- inferred_type: a tree of small partials ----------------------------------------------------
-# (Index all / any / min / max / memory_usage are tree statistics in stats.py)
-
-def _kinds(labels) -> list:
-    """One label of each (type, missing) kind: all pandas' ``infer_dtype`` depends on."""
-    seen = {}
-    for x in labels:
-        seen.setdefault((type(x), bool(pd.api.types.is_scalar(x) and pd.isna(x))), x)
-    return list(seen.values())
+@methods(Index, name="max")
+def index_max(obj, skipna=True):
+    """The largest label."""
+    return _extreme(obj, "max", skipna)
 
 
-class InferredType(Operand):
-    """A chunk's kinds of labels (``stage='map'``), kinds merged ('combine'), pandas'
-    inferred type of them ('final')."""
+@methods(Index, name="min")
+def index_min(obj, skipna=True):
+    """The smallest label."""
+    return _extreme(obj, "min", skipna)
 
-    _params = ("stage",)
+
+def _extreme(obj, how, skipna):
+    meta = obj.data.meta
+    getattr(meta, how)(skipna=skipna)  # pandas' TypeError
+    dtype = scalar_dtype(meta.dtype)
+    return index_fact(obj, how, dtype, skipna=skipna, dtype=dtype)
+
+
+# --- whole-index facts: a tree of small partials ------------------------------------------------
+
+class IndexFact(Operand):
+    """A per-chunk partial (``stage='map'``), partials merged ('combine') or the value ('final')
+    of the fact ``how`` (see ``_FACTS``)."""
+
+    _params = ("how", "stage", "kwargs")
 
     def execute(self, *values):
+        partial, merge, finish = _FACTS[self.how]
         if self.stage == "map":
-            return _kinds(values[0])
-        kinds = _kinds([x for v in values for x in v])
-        if self.stage == "combine":
-            return kinds
-        return pd.api.types.infer_dtype(np.array(kinds + [None], dtype=object)[:-1], skipna=False)
+            return partial(values[0], **dict(self.kwargs))
+        merged = merge(list(values))
+        return merged if self.stage == "combine" else finish(merged, **dict(self.kwargs))
 
     def tile(self, ctx, out):
         level = [ChunkData(self.new(stage="map"), [c], (), None, (i,))
                  for i, c in enumerate(row_chunks(ctx[out.inputs[0]]))]
-        k = max(2, options.combine_size)
+        k = builtins.max(2, options.combine_size)
         while len(level) > k:
             level = [ChunkData(self.new(stage="combine"), level[i:i + k], (), None, (j,))
                      for j, i in enumerate(range(0, len(level), k))]
@@ -171,9 +184,111 @@ class InferredType(Operand):
         return Tiled(grid, ())
 
 
+def _part_extreme(how):
+    def partial(v, skipna, dtype):
+        return [getattr(v, how)(skipna=skipna)] if len(v) else []
+
+    def finish(parts, skipna, dtype):
+        if not parts:
+            return np.nan
+        value = getattr(pd.Index(parts, dtype=object), how)(skipna=skipna)
+        return value if dtype == object else np.asarray(value, dtype=dtype)[()]
+
+    return partial, _flat, finish
+
+
+def _flat(parts):
+    return [x for p in parts for x in p]
+
+
+def _logical(v, how):
+    return [bool(getattr(v, how)())] if len(v) else []
+
+
+def _all(v):
+    return _logical(v, "all")
+
+
+def _any(v):
+    return _logical(v, "any")
+
+
+def _truth(how):
+    return (_all if how == "all" else _any, _flat,
+            lambda parts: np.bool_(all(parts) if how == "all" else any(parts)))
+
+
+def _usage(v, deep=False):
+    if isinstance(v, pd.RangeIndex):
+        return [("range", v.start, v.stop, v.step)]
+    return [("n", int(v.memory_usage(deep=deep)), len(v))]
+
+
+def _usage_total(parts, deep=False):
+    if parts and all(p[0] == "range" for p in parts):
+        ranges = [pd.RangeIndex(*p[1:]) for p in parts]
+        return int(ranges[0].append(ranges[1:]).memory_usage(deep=deep))
+    if not parts:
+        return 0
+    return builtins.sum(p[1] if p[0] == "n" else 8 * len(range(*p[1:])) for p in parts)
+
+
+def _kinds(v):
+    """One label of each (type, missing) kind: enough for pandas' ``infer_dtype``."""
+    seen = {}
+    for x in v:
+        key = (type(x), bool(pd.api.types.is_scalar(x) and pd.isna(x)))
+        seen.setdefault(key, x)
+    return list(seen.values())
+
+
+def _kinds_merged(parts):
+    return _kinds(_flat(parts))
+
+
+def _infer(parts):
+    return pd.api.types.infer_dtype(np.array(parts + [None], dtype=object)[:-1], skipna=False)
+
+
+_FACTS = {
+    "max": _part_extreme("max"),
+    "min": _part_extreme("min"),
+    "all": _truth("all"),
+    "any": _truth("any"),
+    "memory_usage": (_usage, _flat, _usage_total),
+    "inferred_type": (_kinds, _kinds_merged, _infer),
+}
+
+
+def index_fact(obj, how, result_dtype, **kwargs):
+    """A 0-d tensor of the whole-index fact ``how``."""
+    op = IndexFact(how=how, kwargs=tuple(kwargs.items()), label=f"md.Index.{how}")
+    return new_tensor(op, [obj], (), result_dtype)
+
+
+@methods(Index, name="all")
+def index_all(obj):
+    """Whether every label is truthy."""
+    obj.data.meta.all()  # pandas' TypeError for dtypes without truth values
+    return index_fact(obj, "all", bool)
+
+
+@methods(Index, name="any")
+def index_any(obj):
+    """Whether some label is truthy."""
+    obj.data.meta.any()
+    return index_fact(obj, "any", bool)
+
+
+@methods(Index, name="memory_usage")
+def index_memory_usage(obj, deep=False):
+    """Bytes used by the labels (as pandas counts them for the whole index)."""
+    return index_fact(obj, "memory_usage", np.int64, deep=deep)
+
+
 def inferred_type_of(obj):
     """A 0-d tensor of pandas' ``inferred_type`` of the whole index."""
-    return new_tensor(InferredType(label="md.Index.inferred_type"), [obj], (), object)
+    return index_fact(obj, "inferred_type", object)
 
 
 @methods(Index, name="inferred_type", prop=True)
@@ -183,3 +298,4 @@ def index_inferred_type(obj):
     if meta.dtype != object:
         return meta.inferred_type
     return inferred_type_of(obj).fetch()
+
