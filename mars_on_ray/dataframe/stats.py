@@ -363,13 +363,13 @@ def _logical(obj, how, axis, bool_only, skipna, kwargs):
     return tree_stat(obj, "logical", kw, np.bool_(True) if axis is None else sample, f"md.{how}")
 
 
-@methods(DataFrame, Series, Index)
+@methods(DataFrame, Series)  # Index's: index_methods.py
 def all(obj, axis=0, bool_only=False, skipna=True, **kwargs):  # noqa: A001
     """Whether every element is true, per column (``axis=0``), per row (1) or overall (None)."""
     return _logical(obj, "all", axis, bool_only, skipna, kwargs)
 
 
-@methods(DataFrame, Series, Index)
+@methods(DataFrame, Series)  # Index's: index_methods.py
 def any(obj, axis=0, bool_only=False, skipna=True, **kwargs):  # noqa: A001
     """Whether any element is true, per column (``axis=0``), per row (1) or overall (None)."""
     return _logical(obj, "any", axis, bool_only, skipna, kwargs)
@@ -415,9 +415,9 @@ def sem(obj, axis=0, skipna=True, ddof=1, numeric_only=False):
     return _moment_stat(obj, "sem", axis, skipna, numeric_only, {"ddof": ddof})
 
 
-# --- memory_usage, Index.min / max --------------------------------------------------------
+# --- memory_usage --------------------------------------------------------
 
-@methods(DataFrame, Series, Index)
+@methods(DataFrame, Series)  # Index's: index_methods.py
 def memory_usage(obj, index=True, deep=False):
     """Bytes used per column (DataFrame, with the index first as 'Index'), or in total."""
     meta = obj.data.meta
@@ -429,19 +429,3 @@ def memory_usage(obj, index=True, deep=False):
         return tree_stat(obj, "memory", kw, meta.memory_usage(index=index, deep=deep), "md.memory_usage", raw=True)
     kw["target"] = "total"
     return tree_stat(obj, "memory", kw, np.int64(0), "md.memory_usage", raw=True)
-
-
-@methods(Index, name="min")
-def index_min(obj, axis=None, skipna=True):
-    """The smallest label."""
-    obj.data.meta.min(axis=axis, skipna=skipna)
-    sample = sample_of(pd.Series(obj.data.meta)).min()
-    return tree_stat(obj, "minmax", {"how": "min", "skipna": skipna}, sample, "md.Index.min", raw=True)
-
-
-@methods(Index, name="max")
-def index_max(obj, axis=None, skipna=True):
-    """The largest label."""
-    obj.data.meta.max(axis=axis, skipna=skipna)
-    sample = sample_of(pd.Series(obj.data.meta)).max()
-    return tree_stat(obj, "minmax", {"how": "max", "skipna": skipna}, sample, "md.Index.max", raw=True)
