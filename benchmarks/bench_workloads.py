@@ -21,14 +21,14 @@ from typing import Any, Callable
 import numpy as np
 import pandas as pd
 
-WORKLOADS = ("seed", "elementwise", "groupby", "overhead", "sessions", "parquet_write", "parquet_read",
+WORKLOADS = ("seed", "elementwise", "matmul", "groupby", "groupby_agg", "overhead", "sessions", "parquet_write", "parquet_read",
              "parquet_lazy", "csv_read")
 
 FULL = dict(seed_n=2000, seed_chunk=200, ew_n=8000, gb_rows=20_000_000, gb_keys=1000,
-            gb_parts=8, oh_n=10_000, cold_repeats=3, warm_repeats=5,
+            gb_parts=8, oh_n=10_000, mm_n=4000, mm_chunk=1000, cold_repeats=3, warm_repeats=5,
             io_rows=20_000_000, io_parts=8, csv_rows=10_000_000)
 QUICK = dict(seed_n=1000, seed_chunk=200, ew_n=2000, gb_rows=1_000_000, gb_keys=1000,
-             gb_parts=4, oh_n=1000, cold_repeats=1, warm_repeats=3,
+             gb_parts=4, oh_n=1000, mm_n=1000, mm_chunk=250, cold_repeats=1, warm_repeats=3,
              io_rows=1_000_000, io_parts=8, csv_rows=500_000)
 
 
@@ -289,9 +289,14 @@ def overhead_mars(p, env):
     _, mt, _ = _mars(env)
     n = p["oh_n"]
     runs = _new_runs()
-    notes = {"chunks": n, "graph_s": _graph_seconds(mt.ones(n, chunk_size=1) + 1)}
-    return _mars_case(env, lambda: _mars_value(env, mt.ones(n, chunk_size=1) + 1, runs),
-                      check_overhead(n), notes, runs)
+    notes = {"chunks": n, "graph_s": _graph_seconds(mt.ones(n, chunk_size=1) + 1),
+             "small_data": "off (this measures the per-subtask cost of the distributed path)"}
+    from mars_on_ray.config import using
+
+    def run():
+        with using({"small_data_bytes": 0}):
+            return _mars_value(env, mt.ones(n, chunk_size=1) + 1, runs)
+    return _mars_case(env, run, check_overhead(n), notes, runs)
 
 
 def _graph_seconds(expr):
@@ -332,7 +337,17 @@ import mars_on_ray as mr, mars_on_ray.tensor as mt, mars_on_ray.dataframe as md
 t1 = time.perf_counter()
 mr.new_session(address=sys.argv[1])
 t2 = time.perf_counter()
-print("BENCH_RESULT " + json.dumps({"import_s": t1 - t0, "new_session_s": t2 - t1}), flush=True)
+time.sleep(5)  # let the services and Ray's daemons settle, then the resting memory of the tree
+import psutil
+tree = [psutil.Process(), *psutil.Process().children(recursive=True)]
+pss = 0
+for proc in tree:
+    try:
+        pss += proc.memory_full_info().pss
+    except psutil.Error:
+        pass
+print("BENCH_RESULT " + json.dumps({"import_s": t1 - t0, "new_session_s": t2 - t1,
+                                    "resting_pss_mb": pss / 2**20, "processes": len(tree)}), flush=True)
 """
 
 
@@ -368,7 +383,17 @@ import mars_on_ray as mr, mars_on_ray.tensor as mt, mars_on_ray.dataframe as md
 t1 = time.perf_counter()
 session = mr.new_session()
 t2 = time.perf_counter()
-print("BENCH_RESULT " + json.dumps({"import_s": t1 - t0, "new_session_s": t2 - t1}), flush=True)
+time.sleep(5)  # let the services and Ray's daemons settle, then the resting memory of the tree
+import psutil
+tree = [psutil.Process(), *psutil.Process().children(recursive=True)]
+pss = 0
+for proc in tree:
+    try:
+        pss += proc.memory_full_info().pss
+    except psutil.Error:
+        pass
+print("BENCH_RESULT " + json.dumps({"import_s": t1 - t0, "new_session_s": t2 - t1,
+                                    "resting_pss_mb": pss / 2**20, "processes": len(tree)}), flush=True)
 try:
     session.close()
 except Exception:
@@ -408,8 +433,10 @@ CASES: dict[tuple[str, str], Callable[[dict, Env], Case]] = {
     ("sessions", "mars-cold"): sessions_cold,
 }
 
-from bench_io import IO_CASES  # noqa: E402  (it imports this module's helpers)
+from bench_engine import ENGINE_CASES  # noqa: E402  (these import this module's helpers)
+from bench_io import IO_CASES  # noqa: E402
 
+CASES.update(ENGINE_CASES)
 CASES.update(IO_CASES)
 
 # Phases: one process each, in this order, so that one engine's processes never inflate

@@ -24,7 +24,7 @@ from .core.stored import stored_node
 from .core.tiling import TileContext
 from .core.user import ClientData, Tileable, set_runner
 from .services import ensure_services, get_service
-from .services.registry import reset_handles
+from .services.registry import reset_handles, supervisor
 from .storage.tuning import WorkerTuning
 
 _default_session: "Session | None" = None
@@ -104,6 +104,15 @@ class Session:
             values.append(merge_chunks(obj.data.meta, grid))
         return values[0] if len(values) == 1 else values
 
+    def chunk_refs(self, obj: Tileable) -> list:
+        """The ObjectRefs of ``obj``'s chunks in grid order (executing it first if needed),
+        to hand its data to other Ray libraries without fetching it."""
+        self._check_open()
+        if obj.data.key not in self._results:
+            self.execute(obj)
+        keys = list(self._results[obj.data.key].chunk_keys.flat)
+        return ray.get(get_service("storage").get_refs.remote(self.session_id, keys))
+
     def _wait(self, task, task_id: str, nodes, show_progress: bool | None) -> dict:
         bar = None
         started = time.time()
@@ -143,8 +152,12 @@ class Session:
                 continue
             tiled = node.op.tile(TileContext(), node)
             for chunk in tiled.flat:
-                refs[chunk.key] = [ray.put(chunk.op.data)]
-                metas[chunk.key] = value_meta(chunk.op.data)
+                data = chunk.op.data
+                if isinstance(data, ray.ObjectRef):  # already in the object store (Ray Data)
+                    refs[chunk.key], metas[chunk.key] = [data], chunk.op.data_meta
+                    continue
+                refs[chunk.key] = [ray.put(data)]
+                metas[chunk.key] = value_meta(data)
             held[node.key] = [c.key for c in tiled.flat]
             self._results[node.key] = _source_result(node, tiled)
             self._track(node)
@@ -240,6 +253,18 @@ def _wants_bar(show_progress: bool | None, elapsed: float) -> bool:
     return options.progress_bar_after is not None and elapsed >= options.progress_bar_after
 
 
+def _start_ray(address, kwargs) -> None:
+    """``ray.init``; once more if the local raylet missed Ray's fixed 30 s registration wait
+    (seen on overloaded machines: "The current node timed out during startup")."""
+    try:
+        ray.init(address=address, **kwargs)
+    except Exception as exc:
+        if "timed out during startup" not in str(exc):
+            raise
+        ray.shutdown()
+        ray.init(address=address, **kwargs)
+
+
 def new_session(address: str | None = None, *, session_id: str | None = None, default: bool = True,
                 cache_mem=None, spill_dirs=None, phy_mem=None, min_mem=None,
                 **ray_init_kwargs) -> Session:
@@ -254,13 +279,12 @@ def new_session(address: str | None = None, *, session_id: str | None = None, de
         kwargs = {"include_dashboard": False, "log_to_driver": True, **tuning.ray_init_kwargs(),
                   **ray_init_kwargs}
         reset_handles()
-        ray.init(address=address, **kwargs)
+        _start_ray(address, kwargs)
     try:
-        service = get_service("session")
-    except ValueError:
+        supervisor()
+    except ValueError:  # the first session of this cluster starts the services
         ensure_services()
-        service = get_service("session")
-    session = Session(ray.get(service.create.remote(session_id)))
+    session = Session(ray.get(get_service("session").create.remote(session_id)))
     if session_id is None:
         _created.append(weakref.ref(session))
     if default:

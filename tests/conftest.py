@@ -23,8 +23,17 @@ def ray_cluster():
     if ray.is_initialized():
         ray.shutdown()
     ray.cloudpickle.register_pickle_by_value(support)
-    ray.init(num_cpus=2, object_store_memory=512 * 1024**2, include_dashboard=False,
-             log_to_driver=False)
+    for attempt in range(3):
+        try:
+            ray.init(num_cpus=2, object_store_memory=512 * 1024**2, include_dashboard=False,
+                     log_to_driver=False)
+            break
+        except Exception as exc:
+            # Ray waits a fixed 30 s for its raylet to register; an overloaded machine can miss
+            # that ("The current node timed out during startup"): start again, don't error
+            if "timed out during startup" not in str(exc) or attempt == 2:
+                raise
+            ray.shutdown()
     reset_handles()
     yield ray
     if session_mod._default_session is not None:

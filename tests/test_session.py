@@ -34,10 +34,13 @@ def _wait_until(predicate, timeout=10.0):
     return predicate()
 
 
-def test_services_are_detached_named_actors():
+def test_services_live_in_one_detached_named_supervisor_actor():
+    supervisor = ray.get_actor("mars_on_ray.supervisor", namespace=NAMESPACE)
+    assert ray.get(supervisor.ready.remote())
     for name in SERVICE_NAMES:
-        handle = ray.get_actor(f"mars_on_ray.{name}", namespace=NAMESPACE)
-        assert ray.get(handle.ready.remote())
+        assert ray.get(get_service(name).ready.remote())
+    with pytest.raises(KeyError, match="no service named"):
+        get_service("nope")
 
 
 def test_execute_returns_the_object_and_fetch_the_value(session):

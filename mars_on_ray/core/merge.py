@@ -15,7 +15,7 @@ def merge_chunks(meta, grid: np.ndarray):
         if len(rows) == 1:
             return rows[0]
         if isinstance(meta, pd.Index):
-            return rows[0].append(rows[1:])
+            return append_indexes(rows)
         return pd.concat(rows, axis=0)
     if grid.size == 1:
         return grid.reshape(-1)[0]
@@ -26,3 +26,13 @@ def _nested(grid: np.ndarray):
     if grid.ndim == 1:
         return [np.asarray(v) for v in grid]
     return [_nested(sub) for sub in grid]
+
+
+def append_indexes(pieces: list) -> pd.Index:
+    """Indexes one after the other, keeping the dtype they share (pandas' ``append`` infers a
+    new one for object labels: strings, integers)."""
+    merged = pieces[0].append(list(pieces[1:]))
+    dtype = pieces[0].dtype
+    if merged.dtype != dtype and all(p.dtype == dtype for p in pieces):
+        merged = merged.astype(dtype)
+    return merged

@@ -54,3 +54,63 @@ def range_codes(keys, bounds: np.ndarray) -> np.ndarray:
     present = values.notna().to_numpy()
     codes[present] = np.searchsorted(bounds, values[present].to_numpy(), side="right")
     return codes
+
+
+# -- range partitioning on several sort keys (pandas' order, ties split by global position) --
+
+def order_keys(columns: list, base: int) -> pd.DataFrame:
+    """A frame of sort key ``columns`` (labelled 0..k-1, dtypes kept) plus column k: each
+    row's global position ``base + row`` (a chunk's index << 32, say), the last sort key."""
+    data = {i: pd.Series(getattr(c, "array", c)) for i, c in enumerate(columns)}
+    n = len(columns[0]) if columns else 0
+    data[len(columns)] = np.arange(base, base + n, dtype=np.int64)
+    return pd.DataFrame(data)
+
+
+def sorted_order(keys: pd.DataFrame, ascending: list[bool], na_position: str) -> np.ndarray:
+    """Positions of ``keys``' rows in pandas' (lexicographic, stable) sort order."""
+    if len(keys) == 0:
+        return np.arange(0, dtype=np.intp)
+    ordered = keys.reset_index(drop=True).sort_values(list(keys.columns), ascending=list(ascending),
+                                                      na_position=na_position, kind="stable")
+    return ordered.index.to_numpy()
+
+
+def regular_sample(keys: pd.DataFrame, ascending: list[bool], na_position: str, size: int) -> pd.DataFrame:
+    """Up to ``size`` evenly spaced rows of ``keys`` in sorted order (a PSRS sample)."""
+    order = sorted_order(keys, ascending, na_position)
+    if len(order) > size:
+        order = order[np.linspace(0, len(order) - 1, size).round().astype(np.intp)]
+    return keys.iloc[order].reset_index(drop=True)
+
+
+def weighted_boundaries(samples: list[pd.DataFrame], counts: list[int], n: int,
+                        ascending: list[bool], na_position: str) -> pd.DataFrame:
+    """At most ``n - 1`` split rows (increasing) so that ``n`` ranges get similar row counts:
+    each sampled row stands for ``count / len(sample)`` rows of its chunk."""
+    parts = [(s, c) for s, c in zip(samples, counts) if len(s)]
+    if not parts or n <= 1:
+        return samples[0].iloc[:0] if samples else pd.DataFrame()
+    keys = pd.concat([s for s, _ in parts], ignore_index=True)
+    weights = np.concatenate([np.full(len(s), c / len(s)) for s, c in parts])
+    order = sorted_order(keys, ascending, na_position)
+    cum = np.cumsum(weights[order])
+    picks = np.searchsorted(cum, cum[-1] * np.arange(1, n) / n, side="left")
+    picks = np.unique(np.clip(picks + 1, 0, len(order) - 1))
+    picks = picks[picks > 0]  # a split before the smallest sample would leave a range empty
+    return keys.iloc[order[picks]].reset_index(drop=True)
+
+
+def range_split_codes(keys: pd.DataFrame, bounds: pd.DataFrame, ascending: list[bool],
+                      na_position: str) -> np.ndarray:
+    """The range (0..len(bounds)) of each row of ``keys``: how many split rows sort at or
+    before it (a split row equal to a row sends it to the right)."""
+    if len(bounds) == 0 or len(keys) == 0:
+        return np.zeros(len(keys), dtype=np.intp)
+    both = pd.concat([bounds, keys], ignore_index=True)
+    order = sorted_order(both, ascending, na_position)
+    is_bound = order < len(bounds)
+    seen = np.cumsum(is_bound)
+    codes = np.empty(len(keys), dtype=np.intp)
+    codes[order[~is_bound] - len(bounds)] = seen[~is_bound]
+    return codes

@@ -22,3 +22,21 @@ from .reshape import *  # noqa: F401,F403
 from .frame_methods import *  # noqa: F401,F403
 from .plotting import *  # noqa: F401,F403
 from .rules import column_pruning, limit_pushdown, predicate_pushdown  # noqa: F401  (register the rules)
+from .apply_columns import *  # noqa: F401,F403
+from .agg_tree import *  # noqa: F401,F403
+from .aggregate import *  # noqa: F401,F403
+from .eval import *  # noqa: F401,F403
+from .value_ops import *  # noqa: F401,F403
+from .executable import *  # noqa: F401,F403
+from .quantile import *  # noqa: F401,F403
+from .correlation import *  # noqa: F401,F403
+from .describe import *  # noqa: F401,F403
+from .frame_tensor import *  # noqa: F401,F403
+from .frame_index import *  # noqa: F401,F403
+from .index_methods import *  # noqa: F401,F403
+from .frame_creation import *  # noqa: F401,F403
+from .transpose import *  # noqa: F401,F403
+from .dummies import *  # noqa: F401,F403
+from .cut import *  # noqa: F401,F403
+from .raydata import *  # noqa: F401,F403
+from .pivot import *  # noqa: F401,F403

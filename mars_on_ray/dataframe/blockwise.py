@@ -8,6 +8,7 @@ import numpy as np
 import pandas as pd
 
 from ..core.entity import ChunkData, TileableData, Tiled, chunk_grid
+from ..core.merge import append_indexes
 from ..core.operand import Operand
 from .core import _Frame, Index, new_frame
 
@@ -35,7 +36,7 @@ def concat_values(values: list):
     if len(values) == 1:
         return values[0]
     if isinstance(values[0], pd.Index):
-        return values[0].append(list(values[1:]))
+        return append_indexes(values)
     return pd.concat(values, axis=0)
 
 

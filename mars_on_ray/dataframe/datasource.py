@@ -67,7 +67,11 @@ def from_pandas(data, chunk_size=None):
     op = FrameData(data_token=_token(data), splits=splits,
                    label="md.DataFrame" if data.ndim == 2 else "md.Series")
     op.data = data
-    return new_frame(op, [], len(data), data.iloc[:0])
+    meta = data.iloc[:0]
+    # a fresh index: pandas 2.2 fails label lookups (ZeroDivisionError) on an empty slice of a
+    # non-unique index whose hash table was built
+    meta.index = meta.index.copy(deep=True)
+    return new_frame(op, [], len(data), meta)
 
 
 class FrameFromTensor(Operand):

@@ -427,8 +427,9 @@ def _attach_key(values, key):
 class GroupBy:
     """The lazy result of ``obj.groupby(...)``; aggregations return DataFrames / Series."""
 
-    def __init__(self, obj, by, as_index=True, sort=True, dropna=True, observed=None, selection=None):
-        self.obj, self.by, self.as_index = obj, by, as_index
+    def __init__(self, obj, by, as_index=True, sort=True, dropna=True, observed=None, selection=None,
+                 group_keys=True):
+        self.obj, self.by, self.as_index, self.group_keys = obj, by, as_index, group_keys
         self.sort, self.dropna, self.observed, self.selection = sort, dropna, observed, selection
         self._pandas()  # pandas' own errors (missing keys, bad selection) at build time
         if isinstance(by, Series):
@@ -454,7 +455,7 @@ class GroupBy:
         if isinstance(self.obj, Series):
             raise TypeError("Column(s) already selected")
         return GroupBy(self.obj, self.by, self.as_index, self.sort, self.dropna, self.observed,
-                       list(key) if isinstance(key, (list, pd.Index)) else key)
+                       list(key) if isinstance(key, (list, pd.Index)) else key, self.group_keys)
 
     def __getattr__(self, name):
         if (not name.startswith("_") and self.selection is None and isinstance(self.obj, DataFrame)
@@ -537,7 +538,7 @@ def _frame_with_key(obj, key):
     return map_chunks(_attach_key, (obj, key), label="md.groupby", meta=meta)
 
 
-def groupby(obj, by=None, as_index=True, sort=True, dropna=True, observed=None):
+def groupby(obj, by=None, as_index=True, sort=True, dropna=True, observed=None, group_keys=True):
     """Group by column label(s) or by a row-aligned Series; aggregate with ``.agg``, ``.sum()``, ..."""
     if isinstance(by, DataFrame) or callable(by):
         raise NotImplementedError("groupby keys must be column labels or a Series for now")
@@ -546,7 +547,7 @@ def groupby(obj, by=None, as_index=True, sort=True, dropna=True, observed=None):
     by = list(by) if isinstance(by, (list, tuple, pd.Index)) else by
     if isinstance(by, Series) and _is_column_of(by, obj):
         by = by.name  # pandas then leaves the key column out of the values, as for a label
-    return GroupBy(obj, by, as_index, sort, dropna, observed)
+    return GroupBy(obj, by, as_index, sort, dropna, observed, group_keys=group_keys)
 
 
 def _is_column_of(key, obj) -> bool:

@@ -1,8 +1,18 @@
-"""Missing values: isna / notna, fillna with a value, dropna of rows."""
+"""Missing values: isna / notna, fillna (a value, aligned values, a limit), dropna of rows."""
 from __future__ import annotations
 
+import warnings
+
+import numpy as np
+import pandas as pd
+
 from .blockwise import map_chunks
+from .core import DataFrame, Index, Series, methods
 from .rules.usage import same_as_output, uses
+from .scan import Kernel, scan
+
+_LAZY = (DataFrame, Series)
+_NO_VALUE = object()
 
 __all__: list[str] = []
 
@@ -46,11 +56,75 @@ def notna(obj):
     return map_chunks(_notna, (obj,), label="md.notna")
 
 
-def fillna(obj, value):
-    """Replace missing values with a scalar (or a column -> value dict)."""
-    if isinstance(value, (dict,)) or not hasattr(value, "shape"):
-        return map_chunks(_fillna, (obj, value), label="md.fillna", validate=True)
-    raise NotImplementedError("fillna with a Series / DataFrame value is not supported yet")
+class _LimitedFill(Kernel):
+    """fillna(value, limit=n): a running count of missing values per column is the carry."""
+
+    def __init__(self, value, limit):
+        self.value, self.limit = value, limit
+
+    def summary(self, chunk):
+        return chunk.isna().sum()
+
+    def combine(self, state, summary):
+        return state + summary
+
+    def apply(self, chunk, carry):
+        left = self.limit - (0 if carry is None else np.asarray(carry))  # fills left per column
+        if isinstance(chunk, pd.Series):
+            return chunk.fillna(self.value, limit=int(left)) if left > 0 else chunk
+        res = chunk.copy()
+        for i in range(chunk.shape[1]):
+            n = int(left if np.ndim(left) == 0 else left[i])
+            value = self.value.get(chunk.columns[i]) if isinstance(self.value, dict) else self.value
+            if n > 0 and value is not None:
+                res.isetitem(i, chunk.iloc[:, i].fillna(value, limit=n))
+        return res
+
+
+def _validate(obj, value, kwargs):
+    meta = obj.data.meta
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", FutureWarning)
+        if isinstance(value, _LAZY):
+            value = value.data.meta
+        return meta.fillna(value, **kwargs)
+
+
+@methods(DataFrame, Series, Index)
+def fillna(obj, value=_NO_VALUE, *, method=None, axis=None, inplace=False, limit=None, downcast=None):
+    """Replace missing values with a scalar, a column -> value dict, a Series / DataFrame
+    (aligned by label) or, pandas 2 only, ``method='ffill' / 'bfill'``."""
+    from .cumulative import _inplace, bfill, ffill
+
+    if value is _NO_VALUE:
+        if method is None:
+            obj.data.meta.fillna()  # pandas' error: TypeError (pandas 3) or ValueError
+        value = None
+    kwargs = {k: v for k, v in (("method", method), ("axis", axis), ("limit", limit),
+                                 ("downcast", downcast)) if v is not None}
+    if isinstance(obj, Index):
+        kwargs.pop("axis", None)
+    _validate(obj, value, kwargs)  # pandas' errors (both value and method, a bad method, ...)
+    if downcast is not None:
+        raise NotImplementedError("fillna(downcast=) is not supported")
+    if method is not None:
+        fill = ffill if method in ("pad", "ffill") else bfill
+        return fill(obj, axis=axis, inplace=inplace, limit=limit)
+    if axis not in (None, 0, "index", "rows"):
+        raise NotImplementedError("fillna along the columns is not supported")
+    if isinstance(value, pd.Series) and isinstance(obj, DataFrame):
+        value = value.to_dict()  # a value per column
+    if limit is not None:
+        if isinstance(value, _LAZY + (pd.DataFrame, pd.Series)):
+            raise NotImplementedError("fillna with a limit and a Series / DataFrame value")
+        meta = _validate(obj, value, {"limit": limit})
+        result = scan(obj, _LimitedFill(value, int(limit)), meta, "md.fillna")
+    elif isinstance(value, _LAZY):
+        meta = _validate(obj, value, {})
+        result = map_chunks(_fillna, (obj, value), label="md.fillna", meta=meta, broadcast=(value,))
+    else:
+        result = map_chunks(_fillna, (obj, value), label="md.fillna", validate=not isinstance(obj, Index))
+    return _inplace(obj, result, inplace)
 
 
 def dropna(obj, how="any", subset=None, thresh=None):

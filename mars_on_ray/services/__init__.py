@@ -1,6 +1,8 @@
-"""The control plane: Mars services as detached, named Ray actors in the namespace ``mars_on_ray``.
+"""The control plane: the Mars services, hosted by one detached named Ray actor (the supervisor,
+``mars_on_ray.supervisor`` in the namespace ``mars_on_ray``) and reached by name with
+``get_service(name).method.remote(...)``.
 
-| name        | actor             | owns                                                  |
+| name        | class             | owns                                                  |
 | ----------- | ----------------- | ----------------------------------------------------- |
 | session     | SessionService    | sessions: create, attach, close                        |
 | cluster     | ClusterService    | nodes, resources, worker tuning, web address           |

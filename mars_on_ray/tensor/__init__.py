@@ -1,5 +1,5 @@
 """The NumPy API: lazy tensors executed on Ray."""
-from . import random
+from . import random, special
 from .arithmetic import *  # noqa: F401,F403
 from .core import Tensor
 from .datasource import *  # noqa: F401,F403
@@ -8,3 +8,9 @@ from .linalg import *  # noqa: F401,F403
 from .rechunk import *  # noqa: F401,F403
 from .reduction import *  # noqa: F401,F403
 from .reshape import *  # noqa: F401,F403
+from .sorting import *  # noqa: F401,F403
+from .selection import *  # noqa: F401,F403
+from .setops import *  # noqa: F401,F403
+from .histogram import *  # noqa: F401,F403
+from .nonzero import *  # noqa: F401,F403
+from .cumulative import *  # noqa: F401,F403

@@ -21,7 +21,21 @@ _KERNELS = {"astype": _astype}
 
 
 def _kernel(name: str):
-    return _KERNELS.get(name) or getattr(np, name)
+    """``np.<name>``; ``"scipy.special:<name>"`` for SciPy's ufuncs, with ``#k`` for output k of
+    a several-output function (``"scipy.special:airy#1"``)."""
+    kernel = _KERNELS.get(name)
+    if kernel is not None:
+        return kernel
+    if ":" not in name:
+        return getattr(np, name)
+    module, _, attr = name.partition(":")
+    attr, _, output = attr.partition("#")
+    import importlib
+
+    func = getattr(importlib.import_module(module), attr)
+    if not output:
+        return func
+    return lambda *args, **kwargs: func(*args, **kwargs)[int(output)]
 
 
 class Elementwise(Operand):
@@ -48,7 +62,7 @@ def _is_const(value) -> bool:
     return value is None or isinstance(value, (numbers.Number, np.generic, str, bytes))
 
 
-def elementwise(func: str, args, label: str | None = None, **kwargs):
+def elementwise(func: str, args, label: str | None = None, *, result_dtype=None, **kwargs):
     """A tensor of ``np.<func>`` applied blockwise to ``args`` with NumPy broadcasting.
 
     Scalars stay constants of the operand (Python scalars weak, as in NumPy 2); arrays become
@@ -74,7 +88,8 @@ def elementwise(func: str, args, label: str | None = None, **kwargs):
             samples.append(np.zeros(1, t.dtype))
     with np.errstate(all="ignore"):
         try:
-            dtype = np.asarray(_kernel(func)(*samples, **kwargs)).dtype
+            dtype = np.dtype(result_dtype) if result_dtype is not None else \
+                np.asarray(_kernel(func)(*samples, **kwargs)).dtype
         except TypeError:
             if not any(t.dtype == object for t in tensors):
                 raise

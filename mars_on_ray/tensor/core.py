@@ -82,6 +82,16 @@ class Tensor(Tileable):
     __array_ufunc__ = _lazy("arithmetic", "array_ufunc")  # np.exp(t), ndarray + t stay lazy
     __matmul__ = _lazy("linalg", "matmul")
     __rmatmul__ = _lazy("linalg", "matmul", reflected=True)
+    sort = _lazy("sorting", "sort_inplace")
+    partition = _lazy("sorting", "partition_inplace")
+    argsort = _lazy("sorting", "argsort")
+    argpartition = _lazy("sorting", "argpartition")
+    searchsorted = _lazy("histogram", "searchsorted")
+    nonzero = _lazy("nonzero", "nonzero")
+    compress = _lazy("nonzero", "compress_method")
+    ptp = _lazy("cumulative", "ptp")
+    cumsum = _lazy("cumulative", "cumsum")
+    cumprod = _lazy("cumulative", "cumprod")
     del _name, _dunder, _func
 
 

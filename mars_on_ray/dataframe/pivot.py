@@ -1,0 +1,130 @@
+"""``pivot_table``: rows shuffled by their ``index`` keys, pandas' pivot_table per reducer.
+
+Every row of one index key reaches the same reducer, so each reducer's pivot holds that
+key's whole rows; one chunk joins them (columns aligned, gaps filled as pandas fills them)
+in sorted order. The result's columns are values of the data, so it is computed when
+``pivot_table`` is called (an aggregate: small), as pandas knows its columns then.
+"""
+from __future__ import annotations
+
+import math
+import warnings
+
+import pandas as pd
+
+from ..core.entity import ChunkData
+from ..core.operand import Operand
+from .blockwise import row_chunks, rows_grid
+from .core import DataFrame, methods, new_frame
+from .datasource import from_pandas
+from .groupby import RowShuffleMap
+from .reshape import compute_now
+
+__all__ = ["pivot_table", "pivot"]
+
+
+def _as_list(keys) -> list:
+    if keys is None:
+        return []
+    return list(keys) if isinstance(keys, (list, tuple, pd.Index)) else [keys]
+
+
+class PivotRows(Operand):
+    """Reducer: pandas' pivot_table of whole index-key groups. Gather: the pieces joined."""
+
+    _params = ("kwargs", "stage")
+
+    def execute(self, *values):
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", FutureWarning)
+            if self.stage == "reduce":
+                rows = values[0] if len(values) == 1 else pd.concat(values)
+                if "aggfunc" not in self.kwargs:
+                    return rows.pivot(**self.kwargs)
+                return pd.pivot_table(rows, **self.kwargs)
+            return _join(values, self.kwargs)
+
+
+def _join(parts, kwargs):
+    parts = [p for p in parts if p.shape[1] or len(p)] or list(parts[:1])
+    if len(parts) == 1:
+        return parts[0]
+    dtypes = {}
+    for p in parts:
+        for col, dtype in p.dtypes.items():
+            dtypes.setdefault(col, dtype)
+    table = pd.concat(parts, axis=0, sort=False)
+    fill = kwargs.get("fill_value")
+    if fill is not None:
+        table = table.fillna(fill)
+        for col in table.columns:
+            if table[col].dtype != dtypes[col] and table[col].notna().all():
+                table[col] = table[col].astype(dtypes[col])
+    if "aggfunc" not in kwargs:  # pivot: a block per value column, in the frame's order
+        return _sort_columns(table, isinstance(table.columns, pd.MultiIndex)).sort_index()
+    return _sort_columns(table, isinstance(kwargs["aggfunc"], list)).sort_index()
+
+
+def _sort_columns(table, per_function: bool):
+    """pandas' column order: sorted, within each aggregation function's block for a list."""
+    if not per_function:
+        return table.sort_index(axis=1)
+    rank = {f: i for i, f in enumerate(dict.fromkeys(table.columns.get_level_values(0)))}
+    order = sorted(table.columns, key=lambda t: (rank[t[0]],) + tuple(t[1:]))
+    return table.reindex(columns=pd.MultiIndex.from_tuples(order, names=table.columns.names))
+
+
+class PivotTable(Operand):
+    _params = ("kwargs", "index")
+
+    def tile(self, ctx, out):
+        chunks = row_chunks(ctx[out.inputs[0]])
+        n, unknown = len(chunks), (math.nan, math.nan)
+        mapped = []
+        for i, c in enumerate(chunks):
+            op = RowShuffleMap(by=self.index, n_reducers=n, label=self.label)
+            mapped.append([ChunkData(op, [c], unknown, None, (i, 0), j) for j in range(n)] if n > 1 else [c])
+        reducers = [ChunkData(PivotRows(kwargs=self.kwargs, stage="reduce", label=self.label),
+                              [m[j] for m in mapped], unknown, None, (j, 0)) for j in range(n)]
+        gather = PivotRows(kwargs=self.kwargs, stage="gather", label=self.label)
+        meta = out.meta
+        return rows_grid([ChunkData(gather, reducers, (math.nan, len(meta.columns)), meta, (0, 0))], meta)
+
+
+@methods(DataFrame)
+def pivot_table(data, values=None, index=None, columns=None, aggfunc="mean", fill_value=None,
+                margins=False, dropna=True, margins_name="All", observed=None, sort=True):
+    """A spreadsheet-style pivot table (computed now: its columns are values of the data)."""
+    kwargs = {"values": values, "index": index, "columns": columns, "aggfunc": aggfunc,
+              "fill_value": fill_value, "dropna": dropna, "sort": sort}
+    if observed is not None:
+        kwargs["observed"] = observed
+    meta = data.data.meta
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", FutureWarning)
+        pd.pivot_table(meta, margins=margins, margins_name=margins_name, **kwargs)  # pandas' errors
+    keys = _as_list(index)
+    if margins:
+        raise NotImplementedError("pivot_table(margins=True) is not supported")
+    if not sort:
+        raise NotImplementedError("pivot_table(sort=False) is not supported")
+    if not keys or not all(isinstance(k, (str, int, float, tuple)) and k in meta.columns for k in keys):
+        raise NotImplementedError("pivot_table needs index= column labels")
+    op = PivotTable(kwargs=kwargs, index=tuple(keys), label="md.pivot_table")
+    lazy = new_frame(op, [data], math.nan, meta.iloc[:0, :0])
+    return from_pandas(compute_now(lazy))
+
+
+@methods(DataFrame)
+def pivot(data, *, columns, index=None, values=None):
+    """Reshape by ``index`` / ``columns`` values without aggregating (computed now: its
+    columns are values of the data); duplicate entries raise pandas' ValueError."""
+    meta = data.data.meta
+    kwargs = {"columns": columns, "index": index, "values": values}
+    kwargs = {k: v for k, v in kwargs.items() if v is not None}
+    meta.pivot(**kwargs)  # pandas' errors (missing columns)
+    keys = _as_list(index)
+    if not keys:
+        raise NotImplementedError("pivot needs index= column labels")
+    op = PivotTable(kwargs=kwargs, index=tuple(keys), label="md.pivot")
+    return from_pandas(compute_now(new_frame(op, [data], math.nan, meta.iloc[:0, :0])))
