@@ -239,3 +239,12 @@ def test_anti_joins_are_not_supported():
     left, right = _frames(10, 10)
     with pytest.raises(NotImplementedError):
         md.DataFrame(left).merge(md.DataFrame(right), on="k", how="left_anti")
+
+
+def test_merge_on_columns_of_indexed_frames_gets_a_range_index(strategy):
+    left, right = _frames(21, 13, seed=8)
+    left.index = [f"l{i}" for i in range(21)]
+    right.index = pd.date_range("2020-01-01", periods=13)
+    ml, mr = md.DataFrame(left, chunk_size=4), md.DataFrame(right, chunk_size=5)
+    for how in HOWS:
+        assert_eq(ml.merge(mr, on="k", how=how), left.merge(right, on="k", how=how))
