@@ -352,3 +352,10 @@ def test_apply_of_a_ufunc_is_blockwise(num):
         assert "ColumnGroupApply" not in ops
         assert_eq(res, num.apply(np.sqrt))
         assert_eq(m.apply(np.exp, result_type="broadcast"), num.apply(np.exp, result_type="broadcast"))
+
+
+@pytest.mark.parametrize("name", ["median", "skew", "kurt", "sem", "all", "any"])
+def test_agg_of_other_reduction_names(df, name):
+    m = md.DataFrame(df[["a", "b", "c", "n"]], chunk_size=4)
+    assert_eq(m.agg(name), df[["a", "b", "c", "n"]].agg(name))
+    assert_eq(md.Series(df["b"], chunk_size=5).agg(name), df["b"].agg(name))

@@ -183,3 +183,16 @@ def test_lazy_local_variables(df):
     assert_eq(m.eval("a + @shifted"), df.eval("a + @shifted_value"))
     assert_eq(m.eval("z = b - @mu"), df.eval("z = b - @mu_value"))
     assert_eq(m.query("a < @shifted and b > @mu"), df.query("a < @shifted_value and b > @mu_value"))
+
+
+def test_replace_learns_dtypes_only_when_they_can_change(df, monkeypatch):
+    import mars_on_ray.dataframe.accessors as accessors
+    learned = []
+    real = accessors.learn_dtypes
+    monkeypatch.setattr(accessors, "learn_dtypes", lambda *a: learned.append(1) or real(*a))
+    m = md.DataFrame(df[["a", "b"]], chunk_size=4)
+    assert_eq(m.replace(1, 100), df[["a", "b"]].replace(1, 100))
+    assert_eq(m.replace(np.nan, 0), df[["a", "b"]].replace(np.nan, 0))
+    assert learned == []
+    assert_eq(m.replace(1, 2.5), df[["a", "b"]].replace(1, 2.5))
+    assert learned == [1]

@@ -346,3 +346,18 @@ def test_pivot_duplicate_entries_raise_like_pandas(long):
         md.DataFrame(bad, chunk_size=4).pivot(index="k", columns="c", values="v")
     with pytest.raises(KeyError):
         md.DataFrame(long).pivot(index="k", columns="zz")
+
+
+def test_melt_reads_only_the_columns_it_names(tmp_path, df):
+    from mars_on_ray.core.optimizer import optimize
+    from mars_on_ray.dataframe.io.reader import Reader
+
+    path = str(tmp_path / "f.parquet")
+    df.to_parquet(path)
+    m = md.read_parquet(path)
+    melted = m.melt(id_vars=["s"], value_vars=["a", "b"])
+    plan = optimize([melted.data])
+    readers = [n for n in plan.order if isinstance(n.op, Reader)]
+    assert list(readers[0].meta.columns) == ["a", "b", "s"]
+    expected = pd.read_parquet(path).melt(id_vars=["s"], value_vars=["a", "b"])
+    assert_eq(melted, expected)

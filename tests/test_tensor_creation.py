@@ -224,3 +224,12 @@ def test_unsupported_array_arguments_and_bad_seeds():
         mt.random.rand(3, seed=-1)
     with pytest.raises(TypeError):
         mt.random.rand(3, seed=1.5)
+
+
+def test_sources_of_different_shapes_have_different_keys_regression():
+    """arange(5) and arange(7) (and eye(3) / eye(3, 4)) once shared a key: one graph using both
+    computed one of them twice."""
+    assert mt.arange(5).key != mt.arange(7).key
+    assert mt.eye(3).key != mt.eye(3, 4).key
+    assert_eq(mt.reshape(mt.arange(7), (1, 7)) >= mt.reshape(mt.arange(5), (5, 1)),
+              np.arange(7).reshape(1, 7) >= np.arange(5).reshape(5, 1))

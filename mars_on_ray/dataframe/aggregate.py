@@ -27,6 +27,8 @@ from .core import DataFrame, Series, methods, new_frame
 __all__ = ["CustomReduction"]
 
 _TREE = TREE
+#: reductions other modules implement without gathering whole columns
+_OTHER_REDUCTIONS = ("median", "skew", "kurt", "sem", "all", "any")
 
 
 class CustomReduction:
@@ -276,6 +278,8 @@ def agg(obj, func=None, axis=0, *args, **kwargs):
         return rowwise(obj, Call("agg", func, args, {"axis": 1, **kwargs}), label, {})
     if isinstance(func, str) and func in _TREE and not args:
         return getattr(reduction, _TREE[func])(obj, **kwargs)
+    if isinstance(func, str) and func in _OTHER_REDUCTIONS and not args and hasattr(type(obj), func):
+        return getattr(obj, func)(**kwargs)  # the distributed reductions of other modules
     if isinstance(func, CustomReduction):
         return _custom(obj, func, label)
     if isinstance(obj, Series):

@@ -246,7 +246,8 @@ def apply(df, func, axis=0, raw=False, result_type=None, args=(), *, output_type
 
     The result type is learned by running ``func`` on a one-row sample; Mars' hints
     ``output_type=`` ('dataframe' / 'series'), ``dtypes=``, ``dtype=``, ``name=``, ``meta=``
-    declare it instead.
+    declare it instead (``skip_infer`` is accepted for Mars' code: a sample still runs when
+    the hints leave the result open).
     """
     axis = df.data.meta._get_axis_number(axis)
     if result_type not in _RESULT_TYPES:
@@ -328,9 +329,9 @@ def series_map(s, arg, na_action=None, *, dtype=None, meta=None, skip_infer=Fals
 @methods(DataFrame, Series)
 def map_chunk(obj, func, args=(), kwargs=None, *, output_type=None, dtypes=None, dtype=None,
               name=None, index=None, meta=None, skip_infer=False, **kw):
-    """Mars' ``map_chunk``: ``func(block, *args, **kwargs)`` on every row block. The result
-    keeps the blocks' rows unless the hints or the sample show otherwise; its type comes from
-    a one-row sample unless hinted (``output_type=``, ``dtypes=``, ``dtype=``, ``meta=``)."""
+    """Mars' ``map_chunk``: ``func(block, *args, **kwargs)`` on every row block (its row count
+    is known once run). The result's type comes from a one-row sample unless hinted
+    (``output_type=``, ``dtypes=``, ``dtype=``, ``meta=``)."""
     kwargs = {**(kwargs or {}), **kw}
     call = Call(None, func, args, kwargs)
     label = f"md.{type(obj).__name__}.map_chunk"

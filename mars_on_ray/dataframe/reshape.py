@@ -17,6 +17,7 @@ from ..core.entity import ChunkData
 from ..core.operand import Operand
 from .blockwise import chunk_shape, map_chunks, rechunk_rows, row_chunks, rows_grid, sample_of
 from .core import DataFrame, Index, Series, methods, new_frame
+from .rules.usage import uses
 
 __all__ = ["melt"]
 
@@ -180,6 +181,17 @@ def melt(frame, id_vars=None, value_vars=None, var_name=None, value_name="value"
 
 
 methods(DataFrame)(melt)
+
+
+@uses(Melt)
+def _melt_columns(node, needed):
+    """With both id_vars and value_vars named, the other columns are never read."""
+    kw, columns = node.op.kwargs, node.inputs[0].meta.columns
+    if kw["value_vars"] is None or kw["col_level"] is not None or isinstance(columns, pd.MultiIndex):
+        return [None]
+    named = [kw[k] if isinstance(kw[k], (list, tuple)) else ([] if kw[k] is None else [kw[k]])
+             for k in ("id_vars", "value_vars")]
+    return [set(named[0]) | set(named[1])]
 
 
 # -- stack ---------------------------------------------------------------------------------------

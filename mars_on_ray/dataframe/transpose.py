@@ -12,9 +12,10 @@ import math
 import numpy as np
 import pandas as pd
 
-from ..core.entity import ChunkData
+from ..core.entity import ChunkData, Tiled, chunk_grid
 from ..core.operand import Operand
 from ..tensor.core import Tensor, as_tensor, new_tensor
+from ..tensor.rechunk import rechunk_tiled
 from .blockwise import In, MapChunks, map_chunks, row_chunks, rows_grid, sample_of
 from .core import DataFrame, Index, Series, methods, new_frame
 from .reshape import FrameMeta, compute_now, conform
@@ -95,7 +96,7 @@ def _identity(obj, *args, **kwargs):
 
 
 methods(Series, Index, name="transpose")(_identity)
-methods(Series, Index, name="T", prop=True)(_identity)
+methods(Series, name="T", prop=True)(_identity)
 
 
 # -- dot -----------------------------------------------------------------------------------------
@@ -144,9 +145,6 @@ class SeriesTensorDot(Operand):
         return np.asarray(sum(values[1:], values[0]), dtype=self.dtype)
 
     def tile(self, ctx, out):
-        from ..core.entity import Tiled, chunk_grid
-        from ..tensor.rechunk import rechunk_tiled
-
         series, tensor = out.inputs
         blocks = row_chunks((yield from ctx.known(series)))
         tiled = yield from ctx.known(tensor)

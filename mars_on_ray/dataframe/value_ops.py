@@ -1,6 +1,8 @@
 """Value by value operations: ``round``, ``replace``, ``Series.between`` (block by block)."""
 from __future__ import annotations
 
+import numpy as np
+import pandas as pd
 from pandas.api.types import is_list_like
 
 from .accessors import settle_dtypes
@@ -53,11 +55,34 @@ def replace(obj, to_replace=None, value=_NO_VALUE, *, inplace=False, limit=None,
     if value is not _NO_VALUE:
         kwargs["value"] = value
     label = f"md.{type(obj).__name__}.replace"
-    res = settle_dtypes(map_chunks(_replace, (obj, kwargs), label=label, validate=True), True, label)
+    res = map_chunks(_replace, (obj, kwargs), label=label, validate=True)
+    res = settle_dtypes(res, not _keeps_dtypes(obj, to_replace, value, regex), label)
     if inplace:
         obj.data = res.data
         return None
     return res
+
+
+def _keeps_dtypes(obj, to_replace, value, regex) -> bool:
+    """Whether replacing can not change any dtype: one number by a number every (numeric)
+    column holds as it is (then nothing needs learning from the data)."""
+    meta = obj.data.meta
+    dtypes = list(meta.dtypes) if isinstance(meta, pd.DataFrame) else [meta.dtype]
+
+    def number(x):
+        return isinstance(x, (int, float, np.integer, np.floating)) and not isinstance(x, (bool, np.bool_))
+
+    if regex is not False or not (number(to_replace) and number(value)):
+        return False
+    for dtype in dtypes:
+        if not isinstance(dtype, np.dtype) or dtype.kind not in "iuf":
+            return False
+        if dtype.kind in "iu" and not (float(value).is_integer() and
+                                         np.can_cast(np.min_scalar_type(int(value)), dtype)):
+            return False
+        if value != value or dtype.kind == "f" and np.asarray(value, dtype) != value:
+            return dtype.kind == "f" and value != value
+    return True
 
 
 def _between(obj, left, right, inclusive):

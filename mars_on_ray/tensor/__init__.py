@@ -1,5 +1,5 @@
 """The NumPy API: lazy tensors executed on Ray."""
-from . import random, special
+from . import random, special, stats
 from .arithmetic import *  # noqa: F401,F403
 from .core import Tensor
 from .datasource import *  # noqa: F401,F403
@@ -14,3 +14,8 @@ from .setops import *  # noqa: F401,F403
 from .histogram import *  # noqa: F401,F403
 from .nonzero import *  # noqa: F401,F403
 from .cumulative import *  # noqa: F401,F403
+from .joining import *  # noqa: F401,F403
+from .manipulation import *  # noqa: F401,F403
+from .methods import *  # noqa: F401,F403
+from .numeric import *  # noqa: F401,F403
+from .einsum import *  # noqa: F401,F403

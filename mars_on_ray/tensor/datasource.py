@@ -166,7 +166,7 @@ class Arange(Operand):
     """Values ``first + i * (second - first)`` for i in ``[lo, hi)``, the first two values cast
     to the dtype first (as NumPy does: ``arange(0, 5, 0.5, dtype=int)`` is all zeros)."""
 
-    _params = ("start", "step", "dtype", "lo", "hi")
+    _params = ("start", "step", "size", "dtype", "lo", "hi")  # size: arange(5) and arange(7) differ
 
     def tile(self, ctx, out):
         return tile_source(out, lambda ext: self.new(lo=ext[0][0], hi=ext[0][1]))
@@ -185,7 +185,7 @@ def arange(start, stop=None, step=None, dtype=None, chunk_size=None) -> Tensor:
         raise ZeroDivisionError("step must not be zero")
     size = max(0, math.ceil((stop - start) / step))
     dtype = np.dtype(dtype) if dtype is not None else np.arange(start, start + step, step).dtype
-    op = Arange(start=start, step=step, dtype=dtype, label="mt.arange")
+    op = Arange(start=start, step=step, size=size, dtype=dtype, label="mt.arange")
     return new_source(op, (size,), dtype, chunk_size)
 
 
@@ -245,7 +245,9 @@ def eye(N, M=None, k=0, dtype=float, order="C", chunk_size=None) -> Tensor:
     """A 2-D tensor with ones on diagonal ``k`` and zeros elsewhere."""
     shape = _shape((N, N if M is None else M))
     dtype = np.dtype(dtype)
-    return new_source(Eye(k=operator.index(k), dtype=dtype, label="mt.eye"), shape, dtype, chunk_size)
+    # the whole shape is a parameter so that eye(3) and eye(3, 4) have different keys
+    return new_source(Eye(shape=shape, k=operator.index(k), dtype=dtype, label="mt.eye"), shape, dtype,
+                      chunk_size)
 
 
 def identity(n, dtype=float, chunk_size=None) -> Tensor:

@@ -276,3 +276,6 @@ def _flat(t):
 
 def _astype(t, dtype):
     return t if t.dtype == dtype else t.astype(dtype)
+
+
+from .decompositions import cholesky, norm, qr, svd  # noqa: E402,F401  (mt.linalg.<name>; needs matmul above)

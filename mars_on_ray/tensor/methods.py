@@ -1,0 +1,123 @@
+"""Tensor methods that NumPy arrays have (and Mars' own: map_chunk, rebalance, to_dataframe,
+to_cpu / to_gpu), attached to ``Tensor`` next to their code."""
+from __future__ import annotations
+
+import numpy as np
+
+from ..core.entity import ChunkData, Tiled, chunk_grid
+from ..core.operand import Operand
+from .core import Tensor, as_tensor, new_tensor
+from . import arithmetic
+from .arithmetic import around, conjugate
+from .manipulation import choose, imag, real, repeat, take
+from .reshape import ravel, squeeze, swapaxes
+
+__all__: list[str] = []
+
+
+def _attach(name, func, prop=False):
+    setattr(Tensor, name, property(func) if prop else func)
+
+
+def _view(t, dtype=None, type=None):
+    """The same bytes read as ``dtype`` (of the same item size: chunk boundaries stay put)."""
+    if dtype is None:
+        return t
+    dtype = np.dtype(dtype)
+    if dtype.itemsize != t.dtype.itemsize:
+        raise NotImplementedError("Tensor.view to a dtype of another item size is not supported "
+                                  f"({t.dtype} -> {dtype})")
+    return arithmetic.elementwise("mars_on_ray.tensor.methods:_view_kernel", (t,), label="Tensor.view",
+                                  result_dtype=dtype, dtype=dtype)
+
+
+def _view_kernel(x, dtype):
+    return x.view(dtype)
+
+
+def _to_numpy(t):
+    """The computed value as a NumPy array (runs the graph if needed)."""
+    return np.asarray(t.fetch())
+
+
+class MapChunk(Operand):
+    """``func(chunk, *args, **kwargs)`` per chunk; the result keeps the chunk's shape unless
+    ``shape_of`` says otherwise (then extents are learned after execution)."""
+
+    _params = ("func", "args", "kwargs", "keep_shape")
+
+    def tile(self, ctx, out):
+        t = ctx[out.inputs[0]]
+        grid = chunk_grid(t.chunks.shape)
+        for idx, c in np.ndenumerate(t.chunks):
+            shape = c.shape if self.keep_shape else (float("nan"),) * out.ndim
+            grid[idx] = ChunkData(self.new(), [c], shape, out.meta, idx)
+        nsplits = t.nsplits if self.keep_shape else [(float("nan"),) * n for n in t.chunks.shape]
+        return Tiled(grid, nsplits)
+
+    def execute(self, x):
+        return np.asarray(self.func(x, *self.args, **self.kwargs))
+
+
+def map_chunk(t, func, args=(), kwargs=None, dtype=None, elementwise=None, **kw):
+    """Apply ``func`` to every chunk (Mars' ``map_chunk``). ``dtype`` defaults to the result
+    of ``func`` on a one-element sample; ``elementwise=True`` (or a same-shape sample result)
+    says each chunk keeps its shape."""
+    t = as_tensor(t)
+    kwargs = dict(kwargs or {}, **kw)
+    sample = np.ones((1,) * t.ndim, t.dtype)
+    if dtype is None or elementwise is None:
+        probe = np.asarray(func(sample, *args, **kwargs))
+        dtype = probe.dtype if dtype is None else dtype
+        elementwise = probe.shape == sample.shape if elementwise is None else elementwise
+    shape = t.shape if elementwise else (float("nan"),) * t.ndim
+    op = MapChunk(func=func, args=tuple(args), kwargs=kwargs, keep_shape=bool(elementwise),
+                  label=f"Tensor.map_chunk({getattr(func, '__name__', 'func')})")
+    return new_tensor(op, [t], shape, dtype)
+
+
+def rebalance(t, factor=None, axis=0, num_partitions=None, reassign_worker=True):
+    """Re-split along ``axis`` into even chunks: ``num_partitions`` of them, or ``factor`` x
+    the cluster's CPUs (Mars' ``rebalance``; ``reassign_worker`` is Ray's placement here)."""
+    import os
+
+    import ray
+
+    from .rechunk import rechunk
+
+    t = as_tensor(t)
+    if num_partitions is None:
+        cpus = ray.cluster_resources().get("CPU", 1) if ray.is_initialized() else os.cpu_count()
+        num_partitions = max(1, int(round((factor or 1.0) * cpus)))
+    size = max(1, -(-int(t.shape[axis]) // int(num_partitions)))
+    return rechunk(t, {axis: size})
+
+
+def to_dataframe(t, index=None, columns=None):
+    """The 1-D / 2-D tensor as a DataFrame (Mars' ``Tensor.to_dataframe``)."""
+    from ..dataframe import dataframe_from_tensor
+
+    return dataframe_from_tensor(t, index=index, columns=columns)
+
+
+def to_cpu(t):
+    """The tensor itself: chunks always live in host memory here."""
+    return t
+
+
+def to_gpu(t):
+    raise NotImplementedError("mars_on_ray runs chunks on CPUs only; Tensor.to_gpu has no GPU backend")
+
+
+for _name, _func in {
+    "ravel": ravel, "flatten": lambda t, order="C": ravel(t), "squeeze": squeeze,
+    "swapaxes": swapaxes, "take": take, "repeat": repeat, "round": around, "conj": conjugate,
+    "conjugate": conjugate, "copy": lambda t, order="C": t, "view": _view, "to_numpy": _to_numpy,
+    "choose": choose,
+    "map_chunk": map_chunk, "rebalance": rebalance, "to_dataframe": to_dataframe,
+    "to_cpu": to_cpu, "to_gpu": to_gpu,
+}.items():
+    _attach(_name, _func)
+_attach("real", real, prop=True)
+_attach("imag", imag, prop=True)
+_attach("flat", ravel, prop=True)

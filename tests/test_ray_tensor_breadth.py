@@ -1,0 +1,69 @@
+"""Tensor breadth on Ray: SciPy kernels resolved by name in the workers, joins and splits."""
+import numpy as np
+import scipy.special as ss
+
+import mars_on_ray.tensor as mt
+
+
+def test_special_functions_on_ray(session):
+    x = np.linspace(0.1, 3.0, 23)
+    t = mt.tensor(x, chunk_size=6)
+    np.testing.assert_allclose(mt.special.jv(1, t).execute().fetch(), ss.jv(1, x))
+    ai, aip, bi, bip = mt.special.airy(t)
+    np.testing.assert_allclose(bi.execute().fetch(), ss.airy(x)[2])
+    np.testing.assert_allclose((mt.special.erf(t) + mt.special.gammaln(t)).execute().fetch(),
+                               ss.erf(x) + ss.gammaln(x))
+
+
+def test_concatenate_and_split_on_ray(session):
+    a = np.arange(35.0).reshape(5, 7)
+    t = mt.tensor(a, chunk_size=(2, 3))
+    joined = mt.concatenate([t, mt.tensor(a[:2], chunk_size=1)], axis=0)
+    np.testing.assert_array_equal(joined.execute().fetch(), np.concatenate([a, a[:2]]))
+    parts = mt.array_split(t, 3, axis=1)
+    for got, want in zip(parts, np.array_split(a, 3, axis=1)):
+        np.testing.assert_array_equal(got.execute().fetch(), want)
+
+
+def test_manipulation_on_ray(session):
+    a = np.arange(35.0).reshape(5, 7)
+    t = mt.tensor(a, chunk_size=(2, 3))
+    np.testing.assert_array_equal(mt.roll(mt.flip(t, 0), 3, 1).execute().fetch(), np.roll(np.flip(a, 0), 3, 1))
+    np.testing.assert_array_equal(mt.tril(t, -1).execute().fetch(), np.tril(a, -1))
+    np.testing.assert_array_equal(mt.diag(t, 2).execute().fetch(), np.diag(a, 2))
+    np.testing.assert_array_equal(mt.repeat(t, 2, axis=1).execute().fetch(), np.repeat(a, 2, axis=1))
+
+
+def test_linalg_decompositions_on_ray(session):
+    rs = np.random.RandomState(1)
+    a = rs.rand(40, 6)
+    q, r = mt.linalg.qr(mt.tensor(a, chunk_size=(9, 6)))
+    np.testing.assert_allclose(q.execute().fetch() @ r.execute().fetch(), a, atol=1e-10)
+    b = rs.rand(9, 9)
+    spd = b @ b.T + 9 * np.eye(9)
+    np.testing.assert_allclose(mt.linalg.cholesky(mt.tensor(spd, chunk_size=4)).execute().fetch(),
+                               np.linalg.cholesky(spd))
+    assert np.isclose(mt.linalg.norm(mt.tensor(a, chunk_size=7), 2).execute().fetch(), np.linalg.norm(a, 2))
+
+
+def test_numeric_helpers_on_ray(session):
+    rs = np.random.RandomState(2)
+    a = rs.rand(4, 9)
+    t = mt.tensor(a, chunk_size=3)
+    np.testing.assert_allclose(mt.corrcoef(t).execute().fetch(), np.corrcoef(a))
+    np.testing.assert_array_equal(mt.insert(t, [1, 3], 5.0, axis=1).execute().fetch(),
+                                  np.insert(a, [1, 3], 5.0, axis=1))
+    coords = mt.unravel_index(mt.tensor([3, 7, 11], chunk_size=2), (3, 4))
+    np.testing.assert_array_equal(coords[1].execute().fetch(), np.unravel_index([3, 7, 11], (3, 4))[1])
+
+
+def test_stats_on_ray(session):
+    from scipy import stats
+
+    rs = np.random.RandomState(3)
+    a, b = rs.randn(60), rs.randn(45) + 0.3
+    got = mt.stats.ttest_ind(mt.tensor(a, chunk_size=7), mt.tensor(b, chunk_size=8))
+    want = stats.ttest_ind(a, b)
+    assert np.isclose(got.pvalue.execute().fetch(), want.pvalue)
+    ks = mt.stats.ks_2samp(mt.tensor(a, chunk_size=7), mt.tensor(b, chunk_size=8))
+    assert np.isclose(ks.pvalue.execute().fetch(), stats.ks_2samp(a, b).pvalue)
