@@ -74,6 +74,9 @@ def test_sort_values_options(df):
     assert_eq(m["a"].sort_values(kind="stable", ignore_index=True),
               df["a"].sort_values(kind="stable", ignore_index=True))
     assert_eq(m.sort_values(by=("a",), kind="stable"), df.sort_values(by=["a"], kind="stable"))
+    named = df.rename_axis("name")
+    assert_eq(md.DataFrame(named, chunk_size=7).sort_values(["a", "name"], ascending=[True, False]),
+              named.sort_values(["a", "name"], ascending=[True, False]))
     inplace, expected = md.DataFrame(df, chunk_size=7), df.copy()
     assert inplace.sort_values("a", inplace=True, kind="stable") is None
     expected.sort_values("a", inplace=True, kind="stable")
@@ -192,3 +195,19 @@ def test_sort_then_head_is_a_top_k(df):
     tail = m.sort_values("a", kind="stable").head(-3)  # all but the last rows: a real sort
     assert SortChunks in _ops(tail)
     assert_eq(tail, df.sort_values("a", kind="stable").head(-3))
+
+
+def test_range_split_codes_follow_pandas_order():
+    from mars_on_ray.core.shuffle import order_keys, range_split_codes, regular_sample, weighted_boundaries
+
+    rs = np.random.RandomState(5)
+    values = pd.Series(rs.choice([1.0, 2.0, 3.0, np.nan], 200))
+    keys = order_keys([values], 0)
+    for ascending, na_position in ((True, "last"), (False, "first")):
+        directions = [ascending, True]
+        samples = [regular_sample(keys.iloc[i:i + 50], directions, na_position, 8) for i in range(0, 200, 50)]
+        bounds = weighted_boundaries(samples, [50] * 4, 4, directions, na_position)
+        codes = range_split_codes(keys, bounds, directions, na_position)
+        order = values.sort_values(ascending=ascending, na_position=na_position, kind="stable").index
+        assert np.all(np.diff(codes[order.to_numpy()]) >= 0)  # ranges follow pandas' stable order
+        assert 2 <= len(np.unique(codes)) <= 4

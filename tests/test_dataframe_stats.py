@@ -212,6 +212,20 @@ def test_quantile_of_datetimes(interpolation):
             frame[col].quantile(0.3, interpolation=interpolation)
 
 
+def test_median_quantile_of_bool_nullable_and_float32():
+    rs = np.random.RandomState(10)
+    frame = pd.DataFrame({"c": rs.rand(40) > 0.3, "i": pd.array(rs.randint(0, 9, 40), dtype="Int64"),
+                          "f32": rs.rand(40).astype("float32")})
+    m = md.DataFrame(frame, chunk_size=7)
+    assert_eq(m.median(), frame.median())
+    for col in frame.columns:
+        assert_eq(m[col].median(), frame[col].median())
+    assert_eq(m.quantile(0.4, interpolation="lower"), frame.quantile(0.4, interpolation="lower"))
+    assert_eq(m[["f32"]].quantile([0.4, 0.6]), frame[["f32"]].quantile([0.4, 0.6]))
+    assert_eq(m["f32"].quantile(0.4), frame["f32"].quantile(0.4))
+    _raises_like(lambda: frame.quantile(0.5), lambda: m.quantile(0.5))  # numpy can't subtract bools
+
+
 def _tiled_ops(obj):
     from mars_on_ray.core.graph import topo_order
 
@@ -319,6 +333,18 @@ def test_corrwith(cdf):
     assert_eq(m.corrwith(mo, method="spearman"), cdf.corrwith(other, method="spearman"))
     with pytest.raises(TypeError):
         m.corrwith(1)
+
+
+def test_corrwith_rows():
+    rs = np.random.RandomState(9)
+    frame = pd.DataFrame(rs.randn(41, 4), columns=list("abcd"), index=[f"r{i % 37}" for i in range(41)])
+    frame.iloc[3, 1] = np.nan
+    other = frame * 2 + rs.randn(41, 4)
+    m, mo = md.DataFrame(frame, chunk_size=7), md.DataFrame(other, chunk_size=5)
+    assert_eq(m.corrwith(mo, axis=1), frame.corrwith(other, axis=1))
+    assert_eq(m.corrwith(mo, axis=1, method="kendall"), frame.corrwith(other, axis=1, method="kendall"))
+    weights = pd.Series([1.0, 2.0, 0.5, 3.0], index=list("abcd"))
+    assert_eq(m.corrwith(md.Series(weights), axis=1), frame.corrwith(weights, axis=1))
 
 
 # --- describe -----------------------------------------------------------------------------------

@@ -60,9 +60,11 @@ def test_rolling_apply_agg_quantile(df):
     m = md.DataFrame(df, chunk_size=7)
     assert_eq(m.rolling(3).apply(lambda x: x[-1] - x[0], raw=True),
               df.rolling(3).apply(lambda x: x[-1] - x[0], raw=True))
-    assert_eq(m["b"].rolling(5).apply(lambda x: x.iloc[0]), df["b"].rolling(5).apply(lambda x: x.iloc[0]))
+    assert_eq(m["b"].rolling(5).apply(lambda x: x.iloc[0]),
+              df["b"].rolling(5).apply(lambda x: x.iloc[0]))
     assert_eq(m.rolling(3).agg(["sum", "max"]), df.rolling(3).agg(["sum", "max"]))
-    assert_eq(m.rolling(3).aggregate({"a": "sum", "b": "min"}), df.rolling(3).aggregate({"a": "sum", "b": "min"}))
+    assert_eq(m.rolling(3).aggregate({"a": "sum", "b": "min"}),
+              df.rolling(3).aggregate({"a": "sum", "b": "min"}))
     assert_eq(m.rolling(8).quantile(0.3), df.rolling(8).quantile(0.3))
     assert_eq(m.rolling(8).skew(), df.rolling(8).skew())
     assert_eq(m.rolling(8)[["a", "c"]].sum(), df.rolling(8)[["a", "c"]].sum())
@@ -95,7 +97,8 @@ def test_expanding(df, min_periods):
     m = md.DataFrame(df, chunk_size=7)
     for how in ["sum", "mean", "min", "max", "std", "var", "count"]:
         assert_eq(getattr(m.expanding(min_periods), how)(), getattr(df.expanding(min_periods), how)())
-        assert_eq(getattr(m["a"].expanding(min_periods), how)(), getattr(df["a"].expanding(min_periods), how)())
+        assert_eq(getattr(m["a"].expanding(min_periods), how)(),
+                  getattr(df["a"].expanding(min_periods), how)())
     assert_eq(m.expanding(min_periods).var(ddof=0), df.expanding(min_periods).var(ddof=0))
     assert_eq(m.expanding(min_periods).median(), df.expanding(min_periods).median())
     assert_eq(m["c"].expanding(min_periods).apply(np.ptp, raw=True),

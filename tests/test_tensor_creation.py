@@ -218,8 +218,6 @@ def test_unsupported_array_arguments_and_bad_seeds():
         mt.full(3, [1, 2, 3])
     with pytest.raises(NotImplementedError):
         mt.linspace(np.zeros(2), 1)
-    with pytest.raises(NotImplementedError):
-        mt.random.normal(np.zeros(3), 1, size=3)
     with pytest.raises(ValueError):
         mt.random.rand(3, seed=-1)
     with pytest.raises(TypeError):

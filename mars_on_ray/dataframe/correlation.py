@@ -275,8 +275,10 @@ def corrwith(obj, other, axis=0, drop=False, method="pearson", numeric_only=Fals
         kw["min_periods"] = min_periods
     result = meta.corrwith(other.data.meta, **kw)
     sample = sample_of(meta).corrwith(sample_of(other.data.meta).set_axis(sample_of(meta).index), **kw)
-    if check_axis(obj, axis) == 1:
-        raise NotImplementedError("corrwith along axis=1 is not supported")
+    if check_axis(obj, axis) == 1:  # row by row: block by block (a Series other is whole in each)
+        bcast = (other,) if isinstance(other, Series) else ()
+        return map_chunks(_corrwith_rows, (obj, other), kw, broadcast=bcast, label="md.corrwith",
+                          meta=result.iloc[:0].astype(np.float64))  # (empty inputs give object)
     if method != "pearson":
         return _gathered([obj, other], "corrwith", kw, sample, "md.corrwith")
     this = obj[list(meta._get_numeric_data().columns)] if numeric_only else obj
@@ -298,6 +300,12 @@ def corrwith(obj, other, axis=0, drop=False, method="pearson", numeric_only=Fals
         return values
     return map_chunks(_reindexed, (values, tuple(result.index)), label="md.corrwith", meta=result.iloc[:0],
                       keep_rows=False)
+
+
+def _corrwith_rows(left, right, **kw):
+    if isinstance(right, pd.DataFrame) and not left.index.equals(right.index):
+        raise NotImplementedError("corrwith of frames with different indexes is not supported")
+    return left.corrwith(right, **kw)
 
 
 def _reindexed(series, labels):

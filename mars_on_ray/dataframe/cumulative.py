@@ -34,7 +34,8 @@ def _axis(obj, axis) -> int:
     try:
         return obj.data.meta._get_axis_number(axis)
     except ValueError:
-        raise ValueError(f"No axis named {axis} for object type {type(obj.data.meta).__name__}") from None
+        kind = type(obj.data.meta).__name__
+        raise ValueError(f"No axis named {axis} for object type {kind}") from None
 
 
 def _meta_of(obj, func, *args, **kwargs):
@@ -109,7 +110,8 @@ def _cumulative(obj, how: str, axis, kwargs: dict, reverse: bool = False):
     label = f"md.{how}"
     if axis == 1:
         kwargs = {**kwargs, "axis": 1}
-        return map_chunks(_method, (obj, how, kwargs), label=label, meta=_meta_of(obj, _method, how, kwargs))
+        meta = _meta_of(obj, _method, how, kwargs)
+        return map_chunks(_method, (obj, how, kwargs), label=label, meta=meta)
     meta = _meta_of(obj, _method, how, kwargs)
     return scan(obj, Cumulative(how, tuple(kwargs.items()), reverse), meta, label, reverse)
 
@@ -145,7 +147,8 @@ def _fill(obj, how, axis, limit, limit_area):
     kwargs = {} if limit is None else {"limit": limit}
     if axis == 1:
         kwargs = {**kwargs, "axis": 1}
-        return map_chunks(_method, (obj, how, kwargs), label=f"md.{how}", meta=_meta_of(obj, _method, how, kwargs))
+        meta = _meta_of(obj, _method, how, kwargs)
+        return map_chunks(_method, (obj, how, kwargs), label=f"md.{how}", meta=meta)
     meta = _meta_of(obj, _method, how, kwargs)
     if limit is not None:  # a fill reaches at most ``limit`` rows
         before, after = (limit, 0) if how == "ffill" else (0, limit)
@@ -220,7 +223,9 @@ def shift(obj, periods=1, freq=None, axis=0, fill_value=None):
             raise NotImplementedError("shift of the columns by freq is not supported")
         return map_chunks(_shift_index, (obj, periods, freq), label="md.shift")
     if axis == 1:
-        kwargs = {"periods": periods, "axis": 1, **({} if fill_value is None else {"fill_value": fill_value})}
+        kwargs = {"periods": periods, "axis": 1}
+        if fill_value is not None:
+            kwargs["fill_value"] = fill_value
         return map_chunks(_method, (obj, "shift", kwargs), label="md.shift",
                           meta=_meta_of(obj, _method, "shift", kwargs))
     return _shifted(obj, _shift_rows, (periods, fill_value), periods, "md.shift")
@@ -242,13 +247,15 @@ def _diff(values, periods, axis):
 @methods(DataFrame, Series)
 def diff(obj, periods=1, axis=0):
     """Difference with the row ``periods`` before (after when negative), across chunks."""
-    if not pd.api.types.is_integer(periods) and not (isinstance(periods, float) and periods.is_integer()):
+    whole = isinstance(periods, float) and periods.is_integer()
+    if not pd.api.types.is_integer(periods) and not whole:
         raise ValueError("periods must be an integer")
     periods = int(periods)
     if isinstance(obj, Series):
         return _shifted(obj, _diff, (periods, None), periods, "md.diff")
     if _axis(obj, axis) == 1:
-        return map_chunks(_diff, (obj, periods, 1), label="md.diff", meta=_meta_of(obj, _diff, periods, 1))
+        meta = _meta_of(obj, _diff, periods, 1)
+        return map_chunks(_diff, (obj, periods, 1), label="md.diff", meta=meta)
     return _shifted(obj, _diff, (periods, 0), periods, "md.diff")
 
 
@@ -269,5 +276,6 @@ def pct_change(obj, periods=1, fill_method=None if PANDAS3 else "pad", limit=Non
     elif fill_method in ("bfill", "backfill"):
         obj = bfill(obj, limit=limit)
     elif fill_method is not None:
-        raise ValueError(f"Invalid fill method. Expecting pad (ffill) or backfill (bfill). Got {fill_method}")
+        raise ValueError("Invalid fill method. Expecting pad (ffill) or backfill (bfill). "
+                         f"Got {fill_method}")
     return _shifted(obj, _pct, (periods,), periods, "md.pct_change")

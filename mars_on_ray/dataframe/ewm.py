@@ -25,8 +25,8 @@ __all__: list[str] = []
 
 
 def _decayed(z: np.ndarray, c: float) -> np.ndarray:
-    """``S_t = c * S_{t-1} + z_t`` down the rows, with pandas' adjust=False EWM (C speed):
-    its ``y_t = c y_{t-1} + (1 - c) z_t``, ``y_0 = z_0`` gives ``S_t = (y_t - c^(t+1) z_0) / (1 - c)``."""
+    """``S_t = c * S_{t-1} + z_t`` down the rows, with pandas' adjust=False EWM (C speed): its
+    ``y_t = c y_{t-1} + (1 - c) z_t``, ``y_0 = z_0`` give ``S_t = (y_t - c^(t+1) z_0) / (1 - c)``."""
     if c == 0.0:
         return z
     y = pd.DataFrame(z).ewm(alpha=1.0 - c, adjust=False).mean().to_numpy()
@@ -246,7 +246,8 @@ class ExponentialMovingWindow:
         if isinstance(meta, pd.DataFrame) and list(meta.columns) != list(obj.data.meta.columns):
             obj = obj[list(meta.columns)]
         p = self.params
-        adjust, ignore_na, minp = p.get("adjust", True), p.get("ignore_na", False), p.get("min_periods", 0) or 0
+        adjust, ignore_na = p.get("adjust", True), p.get("ignore_na", False)
+        minp = p.get("min_periods", 0) or 0
         if how == "mean" and not adjust and not ignore_na:
             kernel = _AdjustFalseMean(self.alpha, minp)
         else:

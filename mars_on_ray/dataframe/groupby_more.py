@@ -30,9 +30,6 @@ from .scan import sample
 __all__: list[str] = []
 
 PANDAS3 = int(pd.__version__.split(".")[0]) >= 3
-#: methods returning one row per input row (pandas keeps the input's order and index)
-_ROWWISE = ("cumsum", "cumprod", "cummax", "cummin", "cumcount", "ffill", "bfill", "shift", "diff",
-            "pct_change", "rank", "transform", "fillna")
 #: methods returning some of the input rows (computed on positions, index-independent)
 _SUBSET = ("head", "tail", "sample")
 
@@ -55,6 +52,13 @@ class OrderedShuffle(Operand):
         frame = frame.assign(**{_ORDER_COL: np.arange(len(frame), dtype=np.int64) + self.base})
         pieces = hash_partition(frame, self.n, on=list(self.by))
         return pieces if self.n > 1 else pieces[0]
+
+
+class RowIndex(Operand):
+    """A chunk's index (the labels its rows get back after the shuffle)."""
+
+    def execute(self, frame):
+        return frame.index
 
 
 class GroupByRows(Operand):
@@ -130,14 +134,22 @@ class GroupByRows(Operand):
             rows = self._rows(frame)
             pieces = split_by_codes(rows, rows[_ORDER_COL].to_numpy() >> 32, self.n)
             return pieces if self.n > 1 else pieces[0]
-        res = _concat(values)
         meta = self.result_meta.value
-        if self.grouped and not len(res):
-            return meta
         if self.grouped:
+            res = _concat(values)
+            if not len(res):
+                return meta
             res = _order_groups(res, self.sort, len(self.by))
-        else:
-            res = res.sort_values(_ORDER_COL, kind="stable").iloc[:, :-1]
+        else:  # the pieces of one input chunk, put back in order under its own index
+            index, res = values[-1], _concat(values[:-1]).sort_values(_ORDER_COL, kind="stable")
+            local = res[_ORDER_COL].to_numpy() & 0xFFFFFFFF
+            res = res.iloc[:, :-1]
+            if len(local) == len(index):
+                res.index = index
+            else:  # the rows pandas keeps, picked by a mask as pandas does
+                mask = np.zeros(len(index), dtype=bool)
+                mask[local] = True
+                res.index = index[mask]
         if isinstance(meta, pd.Series):
             return _cast(res.iloc[:, 0].rename(meta.name), meta.dtype)
         res.columns = meta.columns
@@ -191,7 +203,8 @@ class GroupByRows(Operand):
             reducers = [ChunkData(self.new(stage="apply", n=n), [m[j] for m in mapped], unknown,
                                   None, (j, 0)) for j in range(n)]
             shape = (math.nan, len(meta.columns)) if isinstance(meta, pd.DataFrame) else (math.nan,)
-            return rows_grid([ChunkData(self.new(stage="gather"), reducers, shape, meta, _idx(meta, 0))], meta)
+            gather = ChunkData(self.new(stage="gather"), reducers, shape, meta, _idx(meta, 0))
+            return rows_grid([gather], meta)
         reducers = []
         for j in range(n):
             op = self.new(stage="apply", n=n, seed=_seed(self.seed, j))
@@ -201,8 +214,9 @@ class GroupByRows(Operand):
         for i, c in enumerate(chunks):
             rows = c.shape[0] if self.how not in _SUBSET else math.nan
             shape = (rows, len(meta.columns)) if isinstance(meta, pd.DataFrame) else (rows,)
-            result.append(ChunkData(self.new(stage="gather"), [r[i] for r in reducers], shape, meta,
-                                    _idx(meta, i)))
+            index = ChunkData(RowIndex(label=self.label), [c], (c.shape[0],), None, (i,))
+            inputs = [r[i] for r in reducers] + [index]
+            result.append(ChunkData(self.new(stage="gather"), inputs, shape, meta, _idx(meta, i)))
         return rows_grid(result, meta)
 
 
@@ -321,7 +335,8 @@ def fillna(self, value=None, method=None, axis=None, inplace=False, limit=None, 
         raise ValueError("Cannot specify both 'value' and 'method'.")
     if method is not None:
         if method not in ("ffill", "pad", "bfill", "backfill"):
-            raise ValueError(f"Invalid fill method. Expecting pad (ffill) or backfill (bfill). Got {method}")
+            raise ValueError("Invalid fill method. Expecting pad (ffill) or backfill (bfill). "
+                             f"Got {method}")
         how = "ffill" if method in ("ffill", "pad") else "bfill"
         return _rowwise(self, how, (), {"limit": limit})
     return _rowwise(self, "fillna", (), {"value": value, "limit": limit})
@@ -359,7 +374,8 @@ def _sampled(gb):
     if not isinstance(by, (str, list, tuple)) and hasattr(by, "data"):
         by = sample(by.data.meta)
     extra = {} if gb.observed is None else {"observed": gb.observed}
-    g = sample(gb.obj.data.meta).groupby(by, as_index=gb.as_index, sort=gb.sort, dropna=gb.dropna, **extra)
+    g = sample(gb.obj.data.meta).groupby(by, as_index=gb.as_index, sort=gb.sort, dropna=gb.dropna,
+                                         **extra)
     return g if gb.selection is None else g[gb.selection]
 
 

@@ -1,4 +1,9 @@
-"""Missing values: isna / notna, fillna (a value, aligned values, a limit), dropna of rows."""
+"""Missing values: isna / notna, fillna, dropna of rows.
+
+``fillna`` with a limit is a prefix scan of missing-value counts per column; a Series /
+DataFrame of fill values (aligned by label, as pandas does) goes whole to every chunk, so it
+should be small next to the data.
+"""
 from __future__ import annotations
 
 import warnings
@@ -7,7 +12,7 @@ import numpy as np
 import pandas as pd
 
 from .blockwise import map_chunks
-from .core import DataFrame, Index, Series, methods
+from .core import DataFrame, Series, methods
 from .rules.usage import same_as_output, uses
 from .scan import Kernel, scan
 
@@ -90,7 +95,7 @@ def _validate(obj, value, kwargs):
         return meta.fillna(value, **kwargs)
 
 
-@methods(DataFrame, Series, Index)
+@methods(DataFrame, Series)
 def fillna(obj, value=_NO_VALUE, *, method=None, axis=None, inplace=False, limit=None, downcast=None):
     """Replace missing values with a scalar, a column -> value dict, a Series / DataFrame
     (aligned by label) or, pandas 2 only, ``method='ffill' / 'bfill'``."""
@@ -102,8 +107,6 @@ def fillna(obj, value=_NO_VALUE, *, method=None, axis=None, inplace=False, limit
         value = None
     kwargs = {k: v for k, v in (("method", method), ("axis", axis), ("limit", limit),
                                  ("downcast", downcast)) if v is not None}
-    if isinstance(obj, Index):
-        kwargs.pop("axis", None)
     _validate(obj, value, kwargs)  # pandas' errors (both value and method, a bad method, ...)
     if downcast is not None:
         raise NotImplementedError("fillna(downcast=) is not supported")
@@ -123,7 +126,7 @@ def fillna(obj, value=_NO_VALUE, *, method=None, axis=None, inplace=False, limit
         meta = _validate(obj, value, {})
         result = map_chunks(_fillna, (obj, value), label="md.fillna", meta=meta, broadcast=(value,))
     else:
-        result = map_chunks(_fillna, (obj, value), label="md.fillna", validate=not isinstance(obj, Index))
+        result = map_chunks(_fillna, (obj, value), label="md.fillna", validate=True)
     return _inplace(obj, result, inplace)
 
 

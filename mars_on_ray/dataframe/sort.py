@@ -103,8 +103,10 @@ class _Sorter:
                 cols = [index if self.key is None else self.key(index)]
         elif isinstance(value, (pd.Series, pd.Index)):
             cols = [value if self.key is None else self.key(value)]
-        else:
-            cols = [value[c] if self.key is None else self.key(value[c]) for c in self.by]
+        else:  # a label may also name an index level, as pandas allows
+            cols = [value[c] if c in value.columns else pd.Series(value.index.get_level_values(c))
+                    for c in self.by]
+            cols = cols if self.key is None else [self.key(c) for c in cols]
         return cols
 
     def key_frame(self, value, base: int) -> pd.DataFrame:
@@ -221,7 +223,8 @@ def _sorted(obj, sorter: _Sorter, ignore_index: bool, inplace: bool, label: str)
     meta = obj.data.meta
     # a user's key function may not take the made-up sample values
     # a user's key function may not take made-up sample values; a sample has no real index
-    sample = sorter.key is None and sorter.mode == "values"
+    sample = sorter.key is None and sorter.mode == "values" and \
+        all(c in getattr(meta, "columns", ()) for c in sorter.by or ())
     _check(meta, lambda m: sorter.sort(m, ignore_index=ignore_index), sample=sample)
     if ignore_index and not isinstance(meta, pd.Index):
         meta = meta.reset_index(drop=True)

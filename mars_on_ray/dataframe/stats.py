@@ -1,4 +1,4 @@
-"""Tree-reduced statistics: all/any, skew, kurt, sem, memory_usage (Index's are in index_methods).
+"""Tree-reduced statistics: all/any, skew, kurt, sem, memory_usage (also of an Index), Index.min/max.
 
 Every chunk becomes a small partial frame (one row per column) by a named kernel; partials are
 merged ``options.combine_size`` at a time and the last step finishes the result. Moments merge
@@ -18,7 +18,7 @@ from ..core.entity import ChunkData, Tiled, chunk_grid
 from ..core.operand import Operand
 from ..tensor.core import new_tensor
 from .blockwise import map_chunks, row_chunks, sample_of
-from .core import DataFrame, Series, methods, new_frame
+from .core import DataFrame, Index, Series, methods, new_frame
 
 __all__: list[str] = []
 
@@ -171,11 +171,13 @@ class _Memory:
     @staticmethod
     def map(value, kw):
         deep = kw["deep"]
-        if isinstance(value, pd.Series):
+        if isinstance(value, pd.Index):
+            cols = np.array([], dtype=np.int64)
+        elif isinstance(value, pd.Series):
             cols = np.array([value.memory_usage(index=False, deep=deep)], dtype=np.int64)
         else:
             cols = value.memory_usage(index=False, deep=deep).to_numpy(dtype=np.int64)
-        index = value.index
+        index = value if isinstance(value, pd.Index) else value.index
         rng = (index.start, index.stop, index.step) if isinstance(index, pd.RangeIndex) else None
         usage = index.memory_usage(deep=deep) if rng is None else 8 * len(index)
         return {"cols": cols, "index": usage, "ranges": [rng] if rng else [], "rest": rng is None}
@@ -193,13 +195,33 @@ class _Memory:
             contiguous = builtins.all(a[1] == b[0] and a[2] == b[2] for a, b in zip(ranges[:-1], ranges[1:]))
             if contiguous:
                 usage = pd.RangeIndex(ranges[0][0], ranges[-1][1], ranges[0][2]).memory_usage(deep=kw["deep"])
+        if kw["target"] == "index":
+            return np.array([usage], dtype=np.int64)
         cols = part["cols"]
         if kw["target"] == "total":
             return np.array([cols.sum() + (usage if kw["index"] else 0)], dtype=np.int64)
         return np.concatenate([[usage], cols]) if kw["index"] else cols
 
 
-_KERNELS = {"logical": _Logical, "moments": _Moments, "memory": _Memory}
+class _MinMax:
+    """min / max of an Index (missing values skipped unless ``skipna=False``)."""
+
+    @staticmethod
+    def map(value, kw):
+        return pd.Index([getattr(value, kw["how"])(skipna=kw["skipna"])], dtype=value.dtype) \
+            if len(value) else value[:0]
+
+    @staticmethod
+    def combine(parts, kw):
+        cat = parts[0].append(list(parts[1:])) if len(parts) > 1 else parts[0]
+        return _MinMax.map(cat, kw)
+
+    @staticmethod
+    def finish(part, kw):
+        return np.array([getattr(part, kw["how"])(skipna=kw["skipna"])], dtype=object)
+
+
+_KERNELS = {"logical": _Logical, "moments": _Moments, "memory": _Memory, "minmax": _MinMax}
 
 
 class TreeStat(Operand):
@@ -223,7 +245,9 @@ class TreeStat(Operand):
             res = np.array([func(res)])
         if self.labels is None:
             value = res[0]
-            return value if self.dtype == object else np.asarray(value, dtype=self.dtype)[()]
+            if self.dtype == object or (pd.api.types.is_scalar(value) and pd.isna(value)):
+                return value  # (the min of an empty Index is NaN whatever its dtype)
+            return np.asarray(value, dtype=self.dtype)[()]
         return pd.Series(np.asarray(res).astype(self.dtype), index=self.labels.value, name=self.result_name)
 
     def partials(self, chunks) -> list:
@@ -320,6 +344,10 @@ def _logical(obj, how, axis, bool_only, skipna, kwargs):
     if kwargs:
         raise TypeError(f"{how}() got an unexpected keyword argument {next(iter(kwargs))!r}")
     meta = obj.data.meta
+    if isinstance(obj, Index):
+        getattr(meta, how)()
+        return tree_stat(obj, "logical", {"how": how, "skipna": True}, getattr(sample_of(pd.Series(meta)), how)(),
+                         f"md.{how}")
     axis = check_axis(obj, axis, allow_none=True)
     if not isinstance(obj, DataFrame):
         getattr(meta, how)(skipna=skipna)
@@ -335,13 +363,13 @@ def _logical(obj, how, axis, bool_only, skipna, kwargs):
     return tree_stat(obj, "logical", kw, np.bool_(True) if axis is None else sample, f"md.{how}")
 
 
-@methods(DataFrame, Series)
+@methods(DataFrame, Series, Index)
 def all(obj, axis=0, bool_only=False, skipna=True, **kwargs):  # noqa: A001
     """Whether every element is true, per column (``axis=0``), per row (1) or overall (None)."""
     return _logical(obj, "all", axis, bool_only, skipna, kwargs)
 
 
-@methods(DataFrame, Series)
+@methods(DataFrame, Series, Index)
 def any(obj, axis=0, bool_only=False, skipna=True, **kwargs):  # noqa: A001
     """Whether any element is true, per column (``axis=0``), per row (1) or overall (None)."""
     return _logical(obj, "any", axis, bool_only, skipna, kwargs)
@@ -387,14 +415,33 @@ def sem(obj, axis=0, skipna=True, ddof=1, numeric_only=False):
     return _moment_stat(obj, "sem", axis, skipna, numeric_only, {"ddof": ddof})
 
 
-# --- memory_usage -------------------------------------------------------------------------
+# --- memory_usage, Index.min / max --------------------------------------------------------
 
-@methods(DataFrame, Series)
+@methods(DataFrame, Series, Index)
 def memory_usage(obj, index=True, deep=False):
     """Bytes used per column (DataFrame, with the index first as 'Index'), or in total."""
     meta = obj.data.meta
+    if isinstance(obj, Index):
+        kw = {"deep": deep, "index": True, "target": "index"}
+        return tree_stat(obj, "memory", kw, np.int64(0), "md.memory_usage", raw=True)
     kw = {"deep": deep, "index": index, "target": "frame"}
     if isinstance(obj, DataFrame):
         return tree_stat(obj, "memory", kw, meta.memory_usage(index=index, deep=deep), "md.memory_usage", raw=True)
     kw["target"] = "total"
     return tree_stat(obj, "memory", kw, np.int64(0), "md.memory_usage", raw=True)
+
+
+@methods(Index, name="min")
+def index_min(obj, axis=None, skipna=True):
+    """The smallest label."""
+    obj.data.meta.min(axis=axis, skipna=skipna)
+    sample = sample_of(pd.Series(obj.data.meta)).min()
+    return tree_stat(obj, "minmax", {"how": "min", "skipna": skipna}, sample, "md.Index.min", raw=True)
+
+
+@methods(Index, name="max")
+def index_max(obj, axis=None, skipna=True):
+    """The largest label."""
+    obj.data.meta.max(axis=axis, skipna=skipna)
+    sample = sample_of(pd.Series(obj.data.meta)).max()
+    return tree_stat(obj, "minmax", {"how": "max", "skipna": skipna}, sample, "md.Index.max", raw=True)

@@ -93,7 +93,8 @@ class KeyStats(Operand):
     (a table by key hash, ``n`` outputs), ``reply`` (a reducer's pieces: each piece's keys
     with the global statistics, back to its chunk) and the finals of each operation."""
 
-    _params = ("positions", "stage", "base", "n", "keep", "what", "offset", "dropna", "result_meta")
+    _params = ("positions", "stage", "base", "n", "keep", "what", "offset", "dropna", "result_meta", "empty")
+    empty = False
     base = 0
     n = 1
     keep = "first"
@@ -164,6 +165,8 @@ class KeyStats(Operand):
         if self.what == "duplicated":
             if isinstance(value, pd.Index):
                 return dup
+            if self.empty:  # pandas 2.2: an empty frame's answer has a fresh RangeIndex
+                return self.result_meta.copy()
             return pd.Series(dup, index=value.index, name=self.result_meta.name)
         return value[~dup] if isinstance(value, pd.Index) else value.iloc[np.flatnonzero(~dup)]
 
@@ -282,11 +285,11 @@ def _duplicates(obj, what, positions, keep, ignore_index, inplace, label):
         meta = meta.duplicated(keep=keep) if isinstance(meta, pd.Index) else \
             (meta.iloc[:, 0] if isinstance(meta, pd.DataFrame) else meta).duplicated(keep=keep)
         if isinstance(obj, DataFrame):
-            meta = meta.rename(None)
+            meta = obj.data.meta.duplicated(keep=keep) if obj.shape[0] == 0 else meta.rename(None)
     elif ignore_index:
         meta = meta.reset_index(drop=True)
     op = Duplicates(positions=positions, what=what, keep=keep, offset=0 if ignore_index else None,
-                    result_meta=meta, label=label)
+                    result_meta=meta, empty=obj.shape[0] == 0 and isinstance(obj, DataFrame), label=label)
     if isinstance(meta, np.ndarray):
         return new_tensor(op, [obj], obj.shape, np.bool_)
     result = new_frame(op, [obj], obj.shape[0] if what == "duplicated" else math.nan, meta)

@@ -162,7 +162,8 @@ class _Moments(Kernel):
                 out = np.where((n >= minp) & (n > self.ddof), st["m2"] / (n - self.ddof), np.nan)
                 out = np.sqrt(out) if self.how == "std" else out
             else:
-                out = np.where(n >= max(minp, 1 if self.how != "sum" else 0), st[_KEY.get(self.how, self.how)], np.nan)
+                least = max(minp, 1 if self.how != "sum" else 0)
+                out = np.where(n >= least, st[_KEY.get(self.how, self.how)], np.nan)
         if isinstance(chunk, pd.Series):
             return pd.Series(out[:, 0], index=chunk.index, name=chunk.name)
         return pd.DataFrame(out, index=chunk.index, columns=chunk.columns)
@@ -176,7 +177,8 @@ def _merge(a, b):
     n = a["n"] + b["n"]
     with np.errstate(invalid="ignore", divide="ignore"):
         delta = b["mean"] - a["mean"]
-        mean = np.where(b["n"] > 0, np.where(a["n"] > 0, a["mean"] + delta * b["n"] / n, b["mean"]), a["mean"])
+        joined = np.where(a["n"] > 0, a["mean"] + delta * b["n"] / n, b["mean"])
+        mean = np.where(b["n"] > 0, joined, a["mean"])
         m2 = np.where((a["n"] > 0) & (b["n"] > 0), a["m2"] + b["m2"] + delta ** 2 * a["n"] * b["n"] / n,
                       a["m2"] + b["m2"])
     return {"rows": a["rows"] + b["rows"], "n": n, "s": a["s"] + b["s"], "mean": mean, "m2": m2,

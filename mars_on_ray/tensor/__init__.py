@@ -1,5 +1,5 @@
 """The NumPy API: lazy tensors executed on Ray."""
-from . import random, special, stats
+from . import fft, random, special, stats
 from .arithmetic import *  # noqa: F401,F403
 from .core import Tensor
 from .datasource import *  # noqa: F401,F403
