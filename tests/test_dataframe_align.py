@@ -204,3 +204,9 @@ def test_concat_bad_input():
         md.concat(md.Series([1, 2]))
     with pytest.raises(TypeError):
         md.concat([md.Series([1, 2]), 3])
+
+
+def test_relabelled_rows_are_aligned_by_label():
+    s = pd.Series(np.arange(10.0), index=pd.date_range("2020-01-01", periods=10))
+    m = md.Series(s, chunk_size=3)
+    assert_eq(m + m.shift(2, freq="D"), s + s.shift(2, freq="D"))

@@ -239,3 +239,25 @@ def test_anti_joins_are_not_supported():
     left, right = _frames(10, 10)
     with pytest.raises(NotImplementedError):
         md.DataFrame(left).merge(md.DataFrame(right), on="k", how="left_anti")
+
+
+def test_merge_on_columns_of_indexed_frames_gets_a_range_index(strategy):
+    left, right = _frames(21, 13, seed=8)
+    left.index = [f"l{i}" for i in range(21)]
+    right.index = pd.date_range("2020-01-01", periods=13)
+    ml, mr = md.DataFrame(left, chunk_size=4), md.DataFrame(right, chunk_size=5)
+    for how in HOWS:
+        assert_eq(ml.merge(mr, on="k", how=how), left.merge(right, on="k", how=how))
+
+
+def test_readers_under_a_merge_read_only_the_columns_used(tmp_path):
+    import mars_on_ray as mr
+
+    left, right = _frames(40, 25)
+    left.to_parquet(tmp_path / "l.parquet")
+    right.to_parquet(tmp_path / "r.parquet")
+    ml, mr_ = md.read_parquet(str(tmp_path / "l.parquet")), md.read_parquet(str(tmp_path / "r.parquet"))
+    out = ml.merge(mr_, on="k", how="left")[["a", "s_y"]]
+    readers = mr.explain(out, show=False).nodes("md.read_parquet")
+    assert sorted(sorted(r.op.columns) for r in readers) == [["a", "k", "s"], ["k", "s"]]
+    assert_eq(out, left.merge(right, on="k", how="left")[["a", "s_y"]])

@@ -30,9 +30,14 @@ _PRESENT = "__mars_present__"
 
 # --- what is known of two indexes when the graph is built ------------------------------------
 
+#: row-preserving operations that change the labels (or make an Index of them)
+_RELABELS = ("_shift_index", "_index_of")
+
+
 def _index_root(node):
     """The node whose index ``node`` has row for row (following row-preserving operations)."""
-    while node.inputs and row_behaviour(node) == "same":
+    while (node.inputs and row_behaviour(node) == "same"
+           and getattr(getattr(node.op, "func", None), "__name__", "") not in _RELABELS):
         node = node.inputs[0]
     return node
 

@@ -29,6 +29,7 @@ from ..core.shuffle import pick_boundaries, range_codes, sample_keys, split_by_c
 from ..core.small_data import chunk_nbytes
 from .blockwise import chunk_shape, map_chunks, row_chunks, rows_grid, sample_of, whole_chunk
 from .core import DataFrame, Series, methods, new_frame
+from .rules.usage import uses
 
 __all__ = ["merge"]
 
@@ -269,6 +270,13 @@ class Merge(Operand):
 
     _params = ("kwargs", "lkeys", "rkeys", "casts", "reset", "broadcast_ok")
 
+    def rebuild(self, node, inputs):
+        """Metadata inferred again from the new inputs (an optimizer may have pruned columns)."""
+        from ..core.entity import TileableData
+
+        meta = _result_meta(inputs[0].meta, inputs[1].meta, self.kwargs)
+        return TileableData(self, inputs, (math.nan, meta.shape[1]), meta, node.chunk_size)
+
     def tile(self, ctx, out):
         left, right = out.inputs
         how = self.kwargs["how"]
@@ -374,6 +382,23 @@ class Merge(Operand):
                             chunk_shape(out.meta, int(shapes[i][0])), out.meta, (i, 0))
                   for i, p in enumerate(pieces)]
         return rows_grid(chunks, out.meta)
+
+
+@uses(Merge)
+def _merge_columns(node, needed):
+    """Keys, and the columns consumers need; an overlapping column on both sides or neither
+    (the suffixes it gets depend on the overlap)."""
+    if needed is None:
+        return [None, None]
+    op, (lmeta, rmeta) = node.op, (i.meta for i in node.inputs)
+    sx, sy = op.kwargs["suffixes"]
+    overlap = set(lmeta.columns) & set(rmeta.columns)
+    wanted = {c for c in overlap if c in needed or f"{c}{sx}" in needed or f"{c}{sy}" in needed}
+    out = []
+    for meta, keys in ((lmeta, op.lkeys), (rmeta, op.rkeys)):
+        cols = {c for c in meta.columns if c in needed or c in wanted}
+        out.append(cols | {k for k in keys or () if k in meta.columns})
+    return out
 
 
 def _order(side, how):
