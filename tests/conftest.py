@@ -25,8 +25,10 @@ def ray_cluster():
     ray.cloudpickle.register_pickle_by_value(support)
     for attempt in range(3):
         try:
-            ray.init(num_cpus=2, object_store_memory=512 * 1024**2, include_dashboard=False,
-                     log_to_driver=False)
+            # address="local": a fresh Ray for the module, never a `ray start` cluster that
+            # another test (the slow ones) left running on this machine
+            ray.init(address="local", num_cpus=2, object_store_memory=512 * 1024**2,
+                     include_dashboard=False, log_to_driver=False)
             break
         except Exception as exc:
             # Ray waits a fixed 30 s for its raylet to register; an overloaded machine can miss
