@@ -17,6 +17,7 @@ from ..core.entity import ChunkData
 from ..core.operand import Operand
 from .blockwise import chunk_shape, map_chunks, rechunk_rows, row_chunks, rows_grid, sample_of
 from .core import DataFrame, Index, Series, methods, new_frame
+from .groupby import _Meta as FrameMeta  # one structural-token meta wrapper
 from .rules.usage import uses
 
 __all__ = ["melt"]
@@ -36,24 +37,6 @@ def compute_now(obj, source=None):
     return learn(obj)
 
 
-class FrameMeta:
-    """An empty pandas object carried as a parameter, tokenized by its structure."""
-
-    __slots__ = ("value",)
-
-    def __init__(self, value):
-        self.value = value
-
-    def __mars_token__(self):
-        v = self.value
-        return (type(v).__name__, repr(getattr(v, "dtypes", None)), repr(getattr(v, "dtype", None)),
-                repr(getattr(v, "name", None)), repr(list(getattr(v, "columns", []))))
-
-    def __getstate__(self):
-        return self.value
-
-    def __setstate__(self, state):
-        self.value = state
 
 
 def conform(value, meta):

@@ -22,6 +22,7 @@ from ..core.shuffle import partition_codes, split_by_codes
 from ..tensor.core import Tensor, new_tensor
 from .blockwise import chunk_shape, concat_values, row_chunks, rows_grid, sample_of
 from .core import DataFrame, Index, Series, methods, new_frame
+from .groupby import _Meta
 from .positional import PANDAS3
 
 __all__ = ["unique"]
@@ -374,24 +375,6 @@ def _unique_final(op, table):
 _FINALS = {"value_counts": _value_counts_final, "unique": _unique_final}
 
 
-class _Meta:
-    """An empty pandas object carried as a parameter, tokenized by its structure."""
-
-    __slots__ = ("value",)
-
-    def __init__(self, value):
-        self.value = value
-
-    def __mars_token__(self):
-        v = self.value
-        return (type(v).__name__, repr(getattr(v, "dtypes", None)), repr(getattr(v, "dtype", None)),
-                repr(getattr(v, "name", None)), repr(list(getattr(v, "columns", []))))
-
-    def __getstate__(self):
-        return self.value
-
-    def __setstate__(self, state):
-        self.value = state
 
 
 class KeysSummary(KeyStats):
