@@ -47,6 +47,16 @@ class _OptionsView:
             raise AttributeError(f"no option named {name!r}")
         setattr(_current.get(), name, value)
 
+    def __delattr__(self, name):
+        """Back to the default value (``monkeypatch`` of pytest >= 9.2 undoes by deleting,
+        since option values are not attributes of the view itself)."""
+        fields = {f.name: f for f in dataclasses.fields(Options)}
+        if name not in fields:
+            raise AttributeError(f"no option named {name!r}")
+        field = fields[name]
+        default = field.default_factory() if field.default is dataclasses.MISSING else field.default
+        setattr(_current.get(), name, default)
+
     def __repr__(self) -> str:
         return repr(_current.get())
 
