@@ -122,8 +122,7 @@ def _run(args) -> int:
         print(f"notice: {notice}", file=sys.stderr, flush=True)
 
     stop = threading.Event()
-    for sig in (signal.SIGINT, signal.SIGTERM):
-        signal.signal(sig, lambda *_: stop.set())
+    _on_signals(stop)
     _say(f"mars-on-ray {role}: starting the Ray node: {' '.join(plan.command[1:])}")
     for attempt in range(_START_ATTEMPTS):
         node = RayNode(plan.command, plan.env, echo=None if args.quiet else _say)
@@ -141,6 +140,7 @@ def _run(args) -> int:
     try:
         if not stop.is_set():
             _announce(args, plan, node)
+            _on_signals(stop)  # ray.init (the supervisor's service start) installed its own
     except Exception as exc:  # the node is up but not usable: take it down again
         print(f"mars-on-ray {role}: {type(exc).__name__}: {exc}; stopping the node",
               file=sys.stderr, flush=True)
@@ -156,6 +156,11 @@ def _run(args) -> int:
         return 1
     _say(f"mars-on-ray {role}: stopped")
     return 0
+
+
+def _on_signals(stop: threading.Event) -> None:
+    for sig in (signal.SIGINT, signal.SIGTERM):
+        signal.signal(sig, lambda *_: stop.set())
 
 
 def _announce(args, plan, node: RayNode) -> None:

@@ -109,7 +109,6 @@ def plan_node(opts: NodeOptions) -> NodePlan:
             raise DeployError("-s: a worker needs the supervisor's address (host:port)")
         endpoints = [e.strip() for e in opts.supervisors.split(",") if e.strip()]
         gcs = endpoints[0]
-        _check_reachable(gcs)
         if len(endpoints) > 1:
             notices.append(f"-s: a Ray cluster has one head; joining {gcs}, "
                            f"ignoring {', '.join(endpoints[1:])}")
@@ -130,8 +129,11 @@ def plan_node(opts: NodeOptions) -> NodePlan:
             env["CUDA_VISIBLE_DEVICES"] = ",".join(devices)
         if opts.nproc is not None:
             raise DeployError("--nproc is a supervisor option (workers take --cpu-procs)")
+        if opts.spill_dirs:
+            notices.append("--spill-dirs: Ray spills on every node to the directories given to "
+                           "the head (the supervisor); a worker's own are checked, not used")
 
-    tuning_args, tuning_env = _tuning_ray_start(tuning)
+    tuning_args, tuning_env = _tuning_ray_start(tuning, head=opts.role == "supervisor")
     args += tuning_args
     env.update(tuning_env)
     if opts.plasma_dir:
@@ -156,6 +158,11 @@ def plan_node(opts: NodeOptions) -> NodePlan:
             raise DeployError(f"--log-conf {opts.log_conf!r}: no such file")
         notices.append("--log-conf configures this command's own logging; Ray's processes "
                        "log to files under the node's session directory")
+    if opts.role == "worker":
+        _check_reachable(gcs)  # last: every local check is instant, this one may wait
+    # on SIGTERM Ray drains the node for up to 30 s first; a stopped Mars node stops promptly
+    env.setdefault("RAY_GRACEFUL_SHUTDOWN_DRAIN_TIMEOUT_S",
+                   os.environ.get("RAY_GRACEFUL_SHUTDOWN_DRAIN_TIMEOUT_S", "5"))
     command = [sys.executable, "-m", "ray.scripts.scripts", *top, "start", *args]
     return NodePlan(command, env, notices, gcs, tuning)
 
@@ -187,10 +194,10 @@ def _tuning(opts: NodeOptions) -> WorkerTuning:
     return tuning
 
 
-def _tuning_ray_start(tuning: WorkerTuning) -> tuple[list[str], dict[str, str]]:
+def _tuning_ray_start(tuning: WorkerTuning, head: bool) -> tuple[list[str], dict[str, str]]:
     """``ray start`` arguments and environment of the tuning."""
     if hasattr(tuning, "ray_start_args"):
-        return list(tuning.ray_start_args()), dict(tuning.ray_start_env())
+        return list(tuning.ray_start_args(head=head)), dict(tuning.ray_start_env(head=head))
     # until storage/tuning.py has ray_start_args(): the same values from ray.init's arguments
     import json
 
