@@ -82,6 +82,7 @@ class TaskService(Service):
                      client_options: dict | None = None) -> str:
         """Start running ``graph``; ``hold`` are root keys the client keeps alive afterwards;
         ``client_options``: the client's ``options``, in force while this task runs."""
+        await self.service("session").check.remote(session_id)
         state = TaskState(uuid.uuid4().hex[:16], session_id, graph.roots, hold)
         # a task's coroutine runs in its own context: these options are this task's alone
         state.future = asyncio.ensure_future(self._run_with(state, client_options))
