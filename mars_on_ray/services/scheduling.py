@@ -30,6 +30,7 @@ class _TaskRefs:
         self.refs: dict[str, ray.ObjectRef] = {}
         self.meta_refs: list[ray.ObjectRef] = []
         self.done = 0
+        self.nodes: dict[str, int] = {}  # node id -> subtasks that ran there
 
 
 class SchedulingService(Service):
@@ -60,8 +61,9 @@ class SchedulingService(Service):
         if self._tasks.get(task_id) is not task:
             raise asyncio.CancelledError(f"task {task_id} was cancelled")
         metas: dict[str, tuple] = {}
-        for spec, result in zip(specs, results):
+        for spec, (node, result) in zip(specs, results):
             metas.update(zip(spec.output_keys, result))
+            task.nodes[node] = task.nodes.get(node, 0) + 1
         await self.service("meta").set.remote(session_id, metas)
         return metas
 
@@ -100,16 +102,18 @@ class SchedulingService(Service):
             return 0, 0
         return task.done, len(task.meta_refs)
 
-    async def finish_task(self, task_id: str, keep: list[str]) -> None:
-        """Hand the kept refs to storage and drop every other ref the task made."""
+    async def finish_task(self, task_id: str, keep: list[str]) -> dict[str, int]:
+        """Hand the kept refs to storage and drop every other ref the task made; returns
+        how many subtasks ran on each node (by node id)."""
         task = self._tasks.pop(task_id, None)
         if task is None:
-            return
+            return {}
         kept = {k: [task.refs[k]] for k in keep if k in task.refs}
         if kept:
             await self.service("storage").put.remote(task.session_id, kept)
         else:
             self._cancel(task)
+        return task.nodes
 
     @staticmethod
     def _cancel(task: _TaskRefs) -> None:

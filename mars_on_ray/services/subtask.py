@@ -29,7 +29,8 @@ class SubtaskPayload(NamedTuple):
 
 
 def _run_subtask(spec: bytes, cpus: int, *inputs):
-    """Returns ``(metas, *outputs)``: the tiny meta list first, then each output chunk."""
+    """Returns ``((node_id, metas), *outputs)``: the tiny meta list (with the id of the node
+    that ran the subtask) first, then each output chunk."""
     if cpus > 1:  # Ray's workers start with one BLAS / OpenMP thread; this subtask has more CPUs
         from threadpoolctl import threadpool_limits
 
@@ -38,7 +39,7 @@ def _run_subtask(spec: bytes, cpus: int, *inputs):
     else:
         outputs = run_steps(cloudpickle.loads(spec), inputs)
     metas = [value_meta(v) for v in outputs]
-    return (metas, *outputs)
+    return ((ray.get_runtime_context().get_node_id(), metas), *outputs)
 
 
 run_subtask = ray.remote(_run_subtask)
