@@ -45,8 +45,8 @@ class KubernetesClusterClient:
     """A mars_on_ray cluster running as a RayCluster: ``namespace``, ``endpoint``, ``session``.
 
     ``KubernetesClusterClient(api_client, namespace, endpoint)`` attaches to a running one (its
-    endpoint is read from the RayCluster's status when not given); ``stop()`` deletes the
-    RayCluster, and the namespace when ``new_cluster`` created it.
+    endpoint is read from the RayCluster's status when not given); ``close()`` only disconnects;
+    ``stop()`` also deletes the RayCluster, and the namespace when ``new_cluster`` created it.
     """
 
     def __init__(self, api_client, namespace: str, endpoint: str | None = None, *,
@@ -112,21 +112,25 @@ class KubernetesClusterClient:
         self._connected_ray = True
         self._session = new_session(self._endpoint)  # the default session from now on
 
+    def close(self) -> None:
+        """Close the session and disconnect from the cluster, leaving it running."""
+        try:
+            if self._session is not None:
+                self._session.close()
+        finally:
+            self._session = None
+            if self._connected_ray:
+                import ray
+                ray.shutdown()
+                self._connected_ray = False
+
     def stop(self, wait: bool = False, timeout: float = 0) -> None:
         """Close the session, delete the RayCluster (and the namespace ``new_cluster`` made).
 
         ``wait``: block until Kubernetes reports them gone (``timeout`` seconds, 0 = no limit).
         """
         ApiException = _api_exception()
-        if self._session is not None:
-            try:
-                self._session.close()
-            finally:
-                self._session = None
-        if self._connected_ray:
-            import ray
-            ray.shutdown()
-            self._connected_ray = False
+        self.close()
         if self._owns_namespace:
             read = lambda: self._core.read_namespace(self._namespace)  # noqa: E731
             delete = lambda: self._core.delete_namespace(self._namespace)  # noqa: E731
