@@ -21,7 +21,7 @@ from .status import MapStatus, publish
 from .worker import run_batch
 
 #: a batch of trivial inputs aims at this many seconds of work per Ray task
-TARGET_TASK_SECONDS = 0.1
+TARGET_TASK_SECONDS = 0.2
 MAX_BATCH = 1000
 #: a task is a straggler after this many times the median of its finished peers ...
 STRAGGLER_FACTOR = 3.0
@@ -199,8 +199,12 @@ class MapScheduler:
         return Batch(indices, items, keys, [0] * len(indices))
 
     def _submit(self, batch: Batch) -> None:
-        outcomes, results = self.task.remote(self.job_id, self.payload_ref, batch.keys,
-                                             self.store, *batch.items)
+        if len(batch.items) == 1:
+            outcomes, results = self.task.remote(self.job_id, self.payload_ref, batch.keys,
+                                                 self.store, None, batch.items[0])
+        else:
+            outcomes, results = self.task.remote(self.job_id, self.payload_ref, batch.keys,
+                                                 self.store, batch.items)
         attempt = Attempt(batch, outcomes, results, time.time())
         batch.attempts.append(attempt)
         self.attempts[outcomes] = attempt
@@ -244,27 +248,23 @@ class MapScheduler:
         batch = attempt.batch
         batch.done = True
         self._cancel_others(attempt)
-        retry = Batch([], [], [], [])
+        self.status.add_durations([outcome[1] for outcome in outcomes])
+        computed = 0
         for pos, (index, outcome) in enumerate(zip(batch.indices, outcomes)):
-            self.status.add_durations([outcome[1]])
             if outcome[0]:
                 self.ready[index] = _FromBatch(attempt.results, pos)
-                self.unyielded[attempt.results] = self.unyielded.get(attempt.results, 0) + 1
                 self.inputs_of.pop(index, None)
-                self.status.done += 1
+                computed += 1
                 continue
             tries = batch.user_attempts[pos] + 1
-            if tries <= self.retries:
+            if tries <= self.retries:  # again in a task of its own: a retry is expensive anyway
                 self.status.retried += 1
-                retry.indices.append(index)
-                retry.items.append(batch.items[pos] if len(batch.items) > pos else None)
-                retry.keys.append(batch.keys[pos])
-                retry.user_attempts.append(tries)
+                self.queue.append(Batch([index], [batch.items[pos]], [batch.keys[pos]], [tries]))
             else:
                 self._fail(index, outcome[2], tries, outcome[3])
-        for pos in range(len(retry.indices)):  # one task per input: a retry is expensive anyway
-            self.queue.append(Batch([retry.indices[pos]], [retry.items[pos]], [retry.keys[pos]],
-                                    [retry.user_attempts[pos]]))
+        if computed:
+            self.unyielded[attempt.results] = computed
+            self.status.done += computed
 
     def _fail(self, index: int, exc: BaseException, attempts: int, remote_tb: str | None) -> None:
         item = self.inputs_of.pop(index, None)

@@ -36,10 +36,13 @@ def _portable(exc: BaseException) -> BaseException:
 
 
 @ray.remote(num_returns=2)
-def run_batch(job_id: str, payload: bytes, keys, store, *items):
+def run_batch(job_id: str, payload: bytes, keys, store, many, *one):
     """``(outcomes, results)`` of the function on each input, in order; an outcome is
-    ``(True, seconds)`` or ``(False, seconds, exception, traceback text)``."""
+    ``(True, seconds)`` or ``(False, seconds, exception, traceback text)``. The inputs are
+    ``many`` (a list, serialized as one argument), or ``one`` input passed on its own, so that
+    an ObjectRef of a large input is resolved by Ray."""
     func = _function(job_id, payload)
+    items = one if many is None else many
     outcomes, results = [], []
     for key, item in zip(keys, items):
         start = time.perf_counter()
