@@ -120,3 +120,24 @@ def row_reduce(partial: Callable, combine: Callable, finish: Callable, rows: Seq
     op = RowReduce(partial=partial, combine=combine, finish=finish, kwargs=dict(kwargs or {}),
                    n_rows=len(rows), label=label)
     return new_tensor(op, [*rows, *wholes], shape, dtype)
+
+
+class Pick(Operand):
+    """Item ``index`` of a one-chunk tensor holding a tuple (a function's several results)."""
+
+    _params = ("index", "cast")
+
+    def tile(self, ctx, out):
+        src = ctx[out.inputs[0]].chunks.reshape(-1)[0]
+        grid = chunk_grid((1,) * out.ndim)
+        grid[(0,) * out.ndim] = ChunkData(self.new(), [src], out.shape, out.meta, (0,) * out.ndim)
+        return Tiled(grid, [(s,) for s in out.shape])
+
+    def execute(self, value):
+        item = value[self.index]
+        return item if self.cast is None else np.asarray(item).astype(self.cast)
+
+
+def pick(t: Tensor, index: int, *, shape=(), dtype, cast=None, label=None) -> Tensor:
+    """Item ``index`` of the tuple that one-chunk ``t`` holds, as a tensor of ``shape``."""
+    return new_tensor(Pick(index=index, cast=cast, label=label), [t], shape, dtype)
