@@ -2,14 +2,16 @@
 (merged by Chan's formula, so no sum-of-squares cancellation), optionally weighted."""
 from __future__ import annotations
 
+import functools
+
 import numpy as np
 
-from .rowblocks import row_reduce
+from ._blocks import row_reduce
 
 
-def scatter_block(*blocks):
+def scatter_block(*blocks, weighted):
     """(weight total, column means, centered scatter) of a block: X[, y][, w] side by side."""
-    *data, weighted = blocks
+    data = list(blocks)
     w = data.pop() if weighted else None
     Z = np.hstack([d.reshape(len(d), -1) for d in data])
     if w is None:
@@ -22,7 +24,11 @@ def scatter_block(*blocks):
     return total, mean, (C * w[:, None]).T @ C
 
 
-def merge_scatter(a, b):
+def merge_scatter(parts):
+    return functools.reduce(_merge_two, parts)
+
+
+def _merge_two(a, b):
     (na, ma, sa), (nb, mb, sb) = a, b
     n = na + nb
     if n == 0:
@@ -34,4 +40,5 @@ def merge_scatter(a, b):
 def scatter(rows, weights=None, label="moments"):
     """A lazy 0-d value ``(total weight, means, scatter)`` of the rows' columns side by side."""
     inputs = list(rows) + ([] if weights is None else [weights])
-    return row_reduce(inputs, scatter_block, (weights is not None,), combine=merge_scatter, label=label)
+    return row_reduce(scatter_block, merge_scatter, None, inputs, dtype=object,
+                      kwargs={"weighted": weights is not None}, label=label)

@@ -11,12 +11,26 @@ from sklearn.utils.validation import check_is_fitted
 
 from ... import session as _session
 from ...tensor.core import Tensor
-from .._convert import as_rows
-from ..rowblocks import row_map, row_reduce
+from ...tensor.datasource import arange
+from .._blocks import row_map, row_reduce
+from ..utils.validation import check_array
+from .. import moments
 from . import _init
 from . import _kernels as K
 
 _INITS = ("k-means||", "k-means++", "random")
+
+
+def as_features(X):
+    """X as a float tensor checked like scikit-learn's ``check_array``."""
+    return check_array(X, dtype=[np.float64, np.float32])
+
+
+def as_weights(sample_weight, n):
+    w = check_array(sample_weight, ensure_2d=False, dtype=[np.float64, np.float32], input_name="sample_weight")
+    if w.ndim != 1 or w.shape[0] != n:
+        raise ValueError(f"sample_weight.shape == {w.shape}, expected {(n,)}!")
+    return w
 
 
 @dataclass
@@ -25,26 +39,27 @@ class _Data:
     w: Tensor | None
     w_value: np.ndarray | None
     n_samples: int
+    pos: Tensor  # each row's position: blocks learn where they start
 
 
 def _persist(X, sample_weight) -> tuple[_Data, float]:
     """Execute the data once (later graphs read the stored chunks) with its column moments;
     returns the data and the mean column variance."""
-    w = w_value = None
-    if sample_weight is not None:
-        w = as_rows(sample_weight, ndim=1, name="sample_weight")
-        if w.shape[0] != X.shape[0]:
-            raise ValueError(f"sample_weight.shape == {w.shape}, expected {(X.shape[0],)}!")
-    moments = row_reduce([X], K.moments_block, combine=K.merge_moments, label="KMeans.fit")
-    _session.execute(*([X, moments] if w is None else [X, w, moments]))
-    if w is not None:
-        w_value = np.asarray(w.fetch())
-    n, _, m2 = moments.fetch()
-    return _Data(X, w, w_value, int(X.shape[0])), float(np.mean(m2 / n))
+    n = int(X.shape[0])
+    w = None if sample_weight is None else as_weights(sample_weight, n)
+    scatter = moments.scatter([X], label="KMeans.fit")
+    _session.execute(*([X, scatter] if w is None else [X, w, scatter]))
+    _, _, S = scatter.fetch()
+    data = _Data(X, w, None if w is None else np.asarray(w.fetch()), n, arange(n))
+    return data, float(np.trace(S) / n / X.shape[1])
 
 
 def _rows(data):
     return [data.X] if data.w is None else [data.X, data.w]
+
+
+def _reduce(partial, combine, rows, **kwargs):
+    return row_reduce(partial, combine, None, rows, dtype=object, kwargs=kwargs, label="KMeans.fit").fetch()
 
 
 def _relocate_empty(sums, counts, far):
@@ -63,8 +78,7 @@ def lloyd(data: _Data, centers: np.ndarray, max_iter: int, tol: float):
     """Lloyd iterations from ``centers``; (centers, n_iter). One graph per iteration: the
     centers go with it, per-cluster sums come back."""
     for i in range(max_iter):
-        sums, counts, _, far = row_reduce(_rows(data), K.lloyd_partial, (centers,),
-                                          combine=K.merge_lloyd, label="KMeans.fit").fetch()
+        sums, counts, _, far = _reduce(K.lloyd_partial, K.merge_lloyd, _rows(data), C=centers)
         if (counts == 0).any():
             _relocate_empty(sums, counts, far)
         new = sums / np.where(counts > 0, counts, 1)[:, None]
@@ -137,7 +151,7 @@ class KMeans(TransformerMixin, ClusterMixin, BaseEstimator):
 
     def fit(self, X, y=None, sample_weight=None):
         """Compute the clusters; ``labels_`` is an executed tensor, the rest NumPy values."""
-        X = as_rows(X)
+        X = as_features(X)
         n_samples, n_features = (int(s) for s in X.shape)
         init, n_init = self._check_params(n_samples, n_features)
         data, variance = _persist(X, sample_weight)
@@ -145,7 +159,7 @@ class KMeans(TransformerMixin, ClusterMixin, BaseEstimator):
         best = None
         for _ in range(n_init):
             centers, n_iter = lloyd(data, self._initial(data, init, rs), self.max_iter, variance * self.tol)
-            inertia = row_reduce(_rows(data), K.inertia_block, (centers,), label="KMeans.fit").fetch()
+            inertia = _reduce(K.inertia_block, K.add_all, _rows(data), C=centers)
             if best is None or inertia < best[0]:
                 best = inertia, centers, n_iter
         self.inertia_, self.cluster_centers_, self.n_iter_ = best
@@ -155,7 +169,7 @@ class KMeans(TransformerMixin, ClusterMixin, BaseEstimator):
 
     def _checked(self, X):
         check_is_fitted(self)
-        X = as_rows(X)
+        X = as_features(X)
         if X.shape[1] != self.n_features_in_:
             raise ValueError(f"X has {X.shape[1]} features, but KMeans is expecting "
                              f"{self.n_features_in_} features as input.")
@@ -163,13 +177,15 @@ class KMeans(TransformerMixin, ClusterMixin, BaseEstimator):
 
     def predict(self, X, sample_weight=None):
         """The closest cluster of each row: a lazy int32 tensor."""
-        return row_map([self._checked(X)], K.labels_block, (self.cluster_centers_,), dtype=np.int32,
-                       label="KMeans.predict")
+        X = self._checked(X)
+        return row_map(K.labels_block, [X], shape=X.shape[:1], dtype=np.int32,
+                       kwargs={"C": self.cluster_centers_}, label="KMeans.predict")
 
     def transform(self, X):
         """Euclidean distances of each row to every center: a lazy tensor."""
-        return row_map([self._checked(X)], K.distances_block, (self.cluster_centers_,),
-                       shape_tail=(self.n_clusters,), label="KMeans.transform")
+        X = self._checked(X)
+        return row_map(K.distances_block, [X], shape=(X.shape[0], self.n_clusters), dtype=X.dtype,
+                       kwargs={"C": self.cluster_centers_}, label="KMeans.transform")
 
     def fit_predict(self, X, y=None, sample_weight=None):
         return self.fit(X, sample_weight=sample_weight).labels_
@@ -180,8 +196,8 @@ class KMeans(TransformerMixin, ClusterMixin, BaseEstimator):
     def score(self, X, y=None, sample_weight=None):
         """Opposite of the inertia of X under the fitted centers (a float)."""
         X = self._checked(X)
-        rows = [X] if sample_weight is None else [X, as_rows(sample_weight, ndim=1)]
-        return -row_reduce(rows, K.inertia_block, (self.cluster_centers_,), label="KMeans.score").fetch()
+        rows = [X] if sample_weight is None else [X, as_weights(sample_weight, X.shape[0])]
+        return -_reduce(K.inertia_block, K.add_all, rows, C=self.cluster_centers_)
 
 
 def k_means(X, n_clusters, *, sample_weight=None, init="k-means||", n_init="auto", max_iter=300,

@@ -9,19 +9,23 @@ from sklearn.utils import check_random_state
 from sklearn.utils.validation import check_is_fitted
 
 from .. import moments
-from .._convert import as_rows
-from ..rowblocks import row_map
+from .._blocks import row_map
+from ..utils.validation import check_array
 from ._svd import eigh_svd, flip_by_rows, randomized_svd, tsqr_svd
 
 _SOLVERS = ("auto", "full", "covariance_eigh", "arpack", "randomized", "tsqr")
 
 
-def _project(x, mean, components, scale):
+def as_features(X):
+    return check_array(X, dtype=[np.float64, np.float32])
+
+
+def _project(x, *, mean, components, scale):
     out = (x - mean) @ components.T
     return out / scale if scale is not None else out
 
 
-def _unproject(x, components, scale, mean):
+def _unproject(x, *, components, scale, mean):
     return (x * scale if scale is not None else x) @ components + mean
 
 
@@ -34,17 +38,20 @@ class _Projection(TransformerMixin, BaseEstimator):
     def transform(self, X):
         """X projected on the components: a lazy tensor."""
         check_is_fitted(self)
-        X = as_rows(X)
+        X = as_features(X)
         if X.shape[1] != self.n_features_in_:
             raise ValueError(f"X has {X.shape[1]} features, but {type(self).__name__} is expecting "
                              f"{self.n_features_in_} features as input.")
-        return row_map([X], _project, (self._mean(), self.components_, self._scale()),
-                       shape_tail=(len(self.components_),), label=f"{type(self).__name__}.transform")
+        kwargs = {"mean": self._mean(), "components": self.components_, "scale": self._scale()}
+        return row_map(_project, [X], shape=(X.shape[0], len(self.components_)), dtype=X.dtype,
+                       kwargs=kwargs, label=f"{type(self).__name__}.transform")
 
     def inverse_transform(self, X):
         check_is_fitted(self)
-        return row_map([as_rows(X)], _unproject, (self.components_, self._scale(), self._mean()),
-                       shape_tail=(self.n_features_in_,), label=f"{type(self).__name__}.inverse_transform")
+        X = check_array(X, dtype=[np.float64, np.float32])
+        kwargs = {"mean": self._mean(), "components": self.components_, "scale": self._scale()}
+        return row_map(_unproject, [X], shape=(X.shape[0], self.n_features_in_), dtype=X.dtype,
+                       kwargs=kwargs, label=f"{type(self).__name__}.inverse_transform")
 
     def fit_transform(self, X, y=None):
         return self.fit(X, y).transform(X)
@@ -104,7 +111,7 @@ class PCA(_Projection):
 
     def fit(self, X, y=None):
         """Fit the components: one pass for the means and scatter, then the chosen solver."""
-        X = as_rows(X)
+        X = as_features(X)
         n, d = (int(s) for s in X.shape)
         k = self._n_components(n, d)
         solver = self._solver(n, d, k)
@@ -162,7 +169,7 @@ class TruncatedSVD(_Projection):
         return 0.0
 
     def fit(self, X, y=None):
-        X = as_rows(X)
+        X = as_features(X)
         n, d = (int(s) for s in X.shape)
         k = self.n_components
         if self.algorithm not in ("randomized", "arpack"):

@@ -3,18 +3,34 @@ TSQR (R of the stacked blocks, then a small SVD), the scatter matrix's eigenvect
 randomized subspace iteration (one graph per power iteration)."""
 from __future__ import annotations
 
+import functools
+import operator
+
 import numpy as np
 
 from ...tensor.decompositions import qr
-from ..rowblocks import row_map, row_reduce
+from .._blocks import row_map, row_reduce
 
 
-def _centered_times(x, mean, M):
+def _centered_times(x, *, mean, M):
     return (x - mean) @ M
 
 
-def _t_times(x, q, mean):
+def _t_times(x, q, *, mean):
     return (x - mean).T @ q
+
+
+def _sum(parts):
+    return functools.reduce(operator.add, parts)
+
+
+def _centered_product(X, mean, M, label):
+    return row_map(_centered_times, [X], shape=(X.shape[0], M.shape[1]), dtype=X.dtype,
+                   kwargs={"mean": mean, "M": M}, label=label)
+
+
+def _t_product(X, Q, mean, label):
+    return row_reduce(_t_times, _sum, None, [X, Q], dtype=object, kwargs={"mean": mean}, label=label).fetch()
 
 
 def flip_by_rows(Vt):
@@ -27,7 +43,7 @@ def flip_by_rows(Vt):
 def tsqr_svd(X, mean):
     """(S, Vt) of X - mean by TSQR: only R (d x d) is ever in one place."""
     d = X.shape[1]
-    centered = row_map([X], _centered_times, (mean, np.eye(d)), shape_tail=(d,), label="svd")
+    centered = _centered_product(X, mean, np.eye(d, dtype=X.dtype), "svd")
     R = np.asarray(qr(centered, mode="r").fetch())
     _, S, Vt = np.linalg.svd(R, full_matrices=False)
     return S, Vt
@@ -48,10 +64,10 @@ def randomized_svd(X, mean, k, n_oversamples, n_iter, rs):
     size = min(k + n_oversamples, d)
     Om = rs.normal(size=(d, size)).astype(X.dtype, copy=False)
     for _ in range(n_iter):
-        Q, _ = qr(row_map([X], _centered_times, (mean, Om), shape_tail=(size,), label="randomized_svd"))
-        Z = row_reduce([X, Q], _t_times, (mean,), label="randomized_svd").fetch()
+        Q, _ = qr(_centered_product(X, mean, Om, "randomized_svd"))
+        Z = _t_product(X, Q, mean, "randomized_svd")
         Om, _ = np.linalg.qr(Z)
-    Q, _ = qr(row_map([X], _centered_times, (mean, Om), shape_tail=(size,), label="randomized_svd"))
-    B = row_reduce([X, Q], _t_times, (mean,), label="randomized_svd").fetch().T
+    Q, _ = qr(_centered_product(X, mean, Om, "randomized_svd"))
+    B = _t_product(X, Q, mean, "randomized_svd").T
     _, S, Vt = np.linalg.svd(B, full_matrices=False)
     return S[:k], Vt[:k]

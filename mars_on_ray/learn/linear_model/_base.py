@@ -8,11 +8,13 @@ from sklearn.base import BaseEstimator, RegressorMixin
 from sklearn.utils.validation import check_is_fitted
 
 from .. import moments
-from .._convert import as_rows
-from ..rowblocks import row_map
+from .._blocks import row_map
+from ..utils.validation import check_array
+
+_FLOATS = [np.float64, np.float32]
 
 
-def _predict_block(x, coef, intercept):
+def _predict_block(x, *, coef, intercept):
     return x @ coef.T + intercept
 
 
@@ -32,14 +34,15 @@ class LinearRegression(RegressorMixin, BaseEstimator):
         self.positive = positive
 
     def fit(self, X, y, sample_weight=None):
-        X = as_rows(X)
-        y = as_rows(y, ndim=getattr(y, "ndim", np.ndim(y)), name="y")
+        X = check_array(X, dtype=_FLOATS)
+        y = check_array(y, ensure_2d=False, dtype=_FLOATS, input_name="y")
         if y.ndim not in (1, 2):
             raise ValueError(f"y should be a 1d or 2d array, got shape {y.shape}")
         if X.shape[0] != y.shape[0]:
             raise ValueError("Found input variables with inconsistent numbers of samples: "
                              f"[{X.shape[0]}, {y.shape[0]}]")
-        w = None if sample_weight is None else as_rows(sample_weight, ndim=1, name="sample_weight")
+        w = None if sample_weight is None else check_array(sample_weight, ensure_2d=False, dtype=_FLOATS,
+                                                           input_name="sample_weight")
         d = int(X.shape[1])
         total, mean, S = moments.scatter([X, y], w, label="LinearRegression.fit").fetch()
         if not self.fit_intercept:  # uncentered second moments: add back the mean's part
@@ -67,18 +70,19 @@ class LinearRegression(RegressorMixin, BaseEstimator):
     def predict(self, X):
         """A lazy tensor of predictions."""
         check_is_fitted(self)
-        X = as_rows(X)
+        X = check_array(X, dtype=_FLOATS)
         if X.shape[1] != self.n_features_in_:
             raise ValueError(f"X has {X.shape[1]} features, but LinearRegression is expecting "
                              f"{self.n_features_in_} features as input.")
         tail = () if self.coef_.ndim == 1 else (self.coef_.shape[0],)
-        return row_map([X], _predict_block, (self.coef_, self.intercept_), shape_tail=tail,
-                       label="LinearRegression.predict")
+        return row_map(_predict_block, [X], shape=X.shape[:1] + tail, dtype=X.dtype,
+                       kwargs={"coef": self.coef_, "intercept": self.intercept_}, label="LinearRegression.predict")
 
     def score(self, X, y, sample_weight=None):
         from sklearn.metrics import r2_score
 
-        return r2_score(np.asarray(as_rows(y, ndim=np.ndim(y)).fetch()), np.asarray(self.predict(X).fetch()),
+        y = check_array(y, ensure_2d=False, dtype=_FLOATS, input_name="y")
+        return r2_score(np.asarray(y.fetch()), np.asarray(self.predict(X).fetch()),
                         sample_weight=None if sample_weight is None else np.asarray(sample_weight))
 
 
