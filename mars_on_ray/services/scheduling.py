@@ -76,8 +76,9 @@ class SchedulingService(Service):
         if self._tasks.get(task_id) is not task:
             raise asyncio.CancelledError(f"task {task_id} was cancelled")
         metas: dict[str, tuple] = {}
-        for spec, (node, result) in zip(specs, results):
+        for spec, result in zip(specs, results):
             metas.update(zip(spec.output_keys, result))
+            node = result.run[0]  # where the subtask ran (Metas.run: node, started, ended)
             task.nodes[node] = task.nodes.get(node, 0) + 1
         await self.service("meta").set.remote(session_id, metas)
         return metas

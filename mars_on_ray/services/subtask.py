@@ -57,8 +57,6 @@ def _this_node() -> str | None:
 
 
 def _run_subtask(spec: bytes, cpus: int, *inputs):
-    """Returns ``((node_id, metas), *outputs)``: the tiny meta list (with the id of the node
-    that ran the subtask) first, then each output chunk."""
     """Returns ``(metas, *outputs)``: the tiny meta list first (with where and when it ran),
     then each output chunk."""
     started = time.time()
@@ -69,8 +67,6 @@ def _run_subtask(spec: bytes, cpus: int, *inputs):
             outputs = run_steps(cloudpickle.loads(spec), inputs)
     else:
         outputs = run_steps(cloudpickle.loads(spec), inputs)
-    metas = [value_meta(v) for v in outputs]
-    return ((ray.get_runtime_context().get_node_id(), metas), *outputs)
     metas = _metas([value_meta(v) for v in outputs], (_this_node(), started, time.time()))
     return (metas, *outputs)
 
