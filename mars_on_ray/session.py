@@ -274,10 +274,13 @@ def new_session(address: str | None = None, *, session_id: str | None = None, de
     and ``min_mem`` are Mars worker tuning, applied when this call starts Ray.
     """
     global _default_session
+    tuning = WorkerTuning(cache_mem, spill_dirs, phy_mem, min_mem)  # bad values raise here
     if not ray.is_initialized():
-        tuning = WorkerTuning(cache_mem, list(spill_dirs or []), phy_mem, min_mem)
         kwargs = {"include_dashboard": False, "log_to_driver": True, **tuning.ray_init_kwargs(),
                   **ray_init_kwargs}
+        if "_system_config" in ray_init_kwargs:  # the caller's settings join the tuning's
+            kwargs["_system_config"] = {**tuning.ray_init_kwargs().get("_system_config", {}),
+                                        **ray_init_kwargs["_system_config"]}
         reset_handles()
         _start_ray(address, kwargs)
     try:
