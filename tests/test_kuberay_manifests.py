@@ -14,7 +14,7 @@ from kuberay_schema import schema_errors
 from mars_on_ray.cli import main as cli_main
 from mars_on_ray.deploy.kubernetes import build_manifest, rules
 from mars_on_ray.deploy.kubernetes.convert import convert_marsjob
-from mars_on_ray.deploy.kubernetes.tuning import worker_tuning_params
+from mars_on_ray.storage.tuning import WorkerTuning
 
 REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 MARSJOB = os.path.join(REPO, "tests", "data", "kubedl_marsjob.yaml")
@@ -157,17 +157,19 @@ def test_rayjob_runs_the_raycluster_spec():
     assert _job()["spec"]["rayClusterSpec"] == _cluster()["spec"]
 
 
-def test_worker_params_are_the_tuning_objects_for_the_annotated_tuning():
-    group = _workers(_cluster())
+def test_tuning_is_the_tuning_objects_for_the_annotated_tuning():
+    spec = _cluster()["spec"]
+    group, head = spec["workerGroupSpecs"][0], spec["headGroupSpec"]
     annotations = group["template"]["metadata"]["annotations"]
-    limits = group["template"]["spec"]["containers"][0]["resources"]["limits"]
-    from kubernetes.utils.quantity import parse_quantity
-    expected = worker_tuning_params(annotations["mars-on-ray/cache-mem"],
-                                    annotations["mars-on-ray/spill-dirs"].split(":"),
-                                    int(parse_quantity(limits["memory"])))
-    assert group["rayStartParams"] == expected
-    mounts = {m["mountPath"] for m in group["template"]["spec"]["containers"][0]["volumeMounts"]}
-    assert set(annotations["mars-on-ray/spill-dirs"].split(":")) <= mounts
+    tuning = WorkerTuning(cache_mem=annotations["mars-on-ray/cache-mem"],
+                          spill_dirs=annotations["mars-on-ray/spill-dirs"])
+    worker = group["template"]["spec"]["containers"][0]
+    assert group["rayStartParams"] == tuning.kuberay_start_params(worker["resources"]["limits"]["memory"])
+    head_container = head["template"]["spec"]["containers"][0]
+    assert tuning.kuberay_env(worker["resources"]["limits"]["memory"], head=True)[0] in head_container["env"]
+    for pod, container in ((group["template"]["spec"], worker), (head["template"]["spec"], head_container)):
+        mounts = {m["mountPath"] for m in container["volumeMounts"]}
+        assert set(tuning.spill_dirs) <= mounts  # the spill volume is in every pod
 
 
 def test_rendered_cluster_has_mars_meaning():
@@ -183,8 +185,10 @@ def test_rendered_cluster_has_mars_meaning():
     assert worker["resources"]["requests"] == {"cpu": "4", "memory": "16Gi"}
     assert {"name": "OMP_NUM_THREADS", "value": "4"} in worker["env"]
     assert group["rayStartParams"]["object-store-memory"] == str(8 * 1024**3)
-    volumes = {v["name"]: v for v in group["template"]["spec"]["volumes"]}
-    assert volumes["mars-spill-0"]["hostPath"]["path"] == "/data/spill" and "emptyDir" in volumes["fast"]
+    for pod in (group["template"]["spec"], head["template"]["spec"]):  # spill volumes in every pod
+        volumes = {v["name"]: v for v in pod["volumes"]}
+        assert volumes["mars-spill-0"]["hostPath"]["path"] == "/data/spill" and "emptyDir" in volumes["fast"]
+    assert WorkerTuning(spill_dirs=["/mnt/mars-spill-0", "/fast"]).kuberay_env(head=True)[0] in head_container["env"]
     # Mars' default cache: 40% of the worker's memory
     default = dict(_rendered())["defaults"]["spec"]["workerGroupSpecs"][0]
     assert default["rayStartParams"]["object-store-memory"] == str(int(8 * 1024**3 * 0.4))
@@ -229,8 +233,12 @@ def test_convert_memory_tuning(policy_key):
         "requests"]["ephemeral-storage"] = "10Gi"
     (rayjob, _), notices = convert_marsjob(job)
     group = rayjob["spec"]["rayClusterSpec"]["workerGroupSpecs"][0]
-    assert group["rayStartParams"] == worker_tuning_params("80%", ["/mnt/spill-a", "/mnt/spill-b"], 2 * 1024**3)
+    assert group["rayStartParams"] == WorkerTuning(cache_mem="80%").kuberay_start_params("2Gi")
     assert int(group["rayStartParams"]["object-store-memory"]) == int(2 * 1024**3 * 0.8)
+    head = rayjob["spec"]["rayClusterSpec"]["headGroupSpec"]["template"]["spec"]
+    spilling = WorkerTuning(spill_dirs=["/mnt/spill-a", "/mnt/spill-b"]).kuberay_env(head=True)[0]
+    assert spilling in head["containers"][0]["env"]
+    assert [m["mountPath"] for m in head["containers"][0]["volumeMounts"]] == ["/mnt/spill-a", "/mnt/spill-b"]
     volumes = group["template"]["spec"]["volumes"]
     assert [v["emptyDir"]["sizeLimit"] for v in volumes] == [str(5 * 1024**3)] * 2
     mounts = [m["mountPath"] for m in group["template"]["spec"]["containers"][0]["volumeMounts"]]

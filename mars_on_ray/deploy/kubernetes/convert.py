@@ -9,7 +9,8 @@ How each field keeps its meaning (KubeDL's controller is the reference):
 - ``memoryTuningPolicy`` (the API field is ``workerMemoryTuningPolicy``; both are read):
   ``workerCacheSize``, else ``workerCachePercentage`` of the worker's memory limit -> object
   store memory; ``spillDirs`` -> emptyDir volumes at those paths (ephemeral-storage shared out
-  as KubeDL does) and Ray's spill directory. Both through the one tuning object.
+  as KubeDL does, mounted in the head too) and Ray's spilling config on the head (Ray hands it
+  to every node). Both through the one tuning object.
 - ``webHost`` -> an Ingress on that host routing ``/mars/<namespace>/<name>/...`` to the
   dashboard of the RayJob's head service (``<name>-head-svc``), with KubeDL's rewrite.
 - ``cleanPodPolicy`` None (KubeDL's default) keeps the cluster after the job; All / Running
@@ -22,8 +23,8 @@ from __future__ import annotations
 
 import copy
 
+from ...storage.tuning import WorkerTuning
 from . import manifests, rules
-from .tuning import worker_tuning_params
 
 ROLES = ("scheduler", "webservice", "worker")
 MARS_CONTAINER = "mars"  # KubeDL's default container name for a MarsJob
@@ -70,16 +71,23 @@ def _add_resources(container: dict, extra: dict) -> None:
             have[name] = _fmt_cpu(total) if name == "cpu" else manifests.quantity(int(total))
 
 
-def _spill_volumes(template: dict, container: dict, dirs: list[str]) -> None:
+def _spill_volumes(container: dict, dirs: list[str]) -> manifests.Spill:
     """KubeDL's spill dirs: an emptyDir per path, ephemeral-storage request shared between them."""
     request = ((container.get("resources") or {}).get("requests") or {}).get("ephemeral-storage")
+    volumes, mounts = [], []
     for idx, path in enumerate(dirs):
         name = f"mars-empty-dir-{idx}"
         volume: dict = {"name": name, "emptyDir": {}}
         if request:
             volume["emptyDir"]["sizeLimit"] = str(int(_quantity(request)) // len(dirs))
-        template["spec"].setdefault("volumes", []).append(volume)
-        container.setdefault("volumeMounts", []).append({"name": name, "mountPath": path})
+        volumes.append(volume)
+        mounts.append({"name": name, "mountPath": path})
+    return manifests.Spill(volumes, mounts, list(dirs))
+
+
+def _mount(template: dict, container: dict, spill: manifests.Spill) -> None:
+    template["spec"]["volumes"] = template["spec"].get("volumes", []) + spill.volumes
+    container["volumeMounts"] = container.get("volumeMounts", []) + spill.mounts
 
 
 def _memory_limit(container: dict) -> int | None:
@@ -88,7 +96,7 @@ def _memory_limit(container: dict) -> int | None:
     return int(_quantity(value)) if value is not None else None
 
 
-def _worker_group(spec: dict, policy: dict, notices: list[str]) -> dict:
+def _worker_group(spec: dict, policy: dict, notices: list[str]) -> tuple[dict, manifests.Spill]:
     template, container = _ray_pod(spec.get("template"), manifests.WORKER_CONTAINER, notices, "Worker")
     mem = _memory_limit(container)
     cache = None
@@ -98,8 +106,8 @@ def _worker_group(spec: dict, policy: dict, notices: list[str]) -> dict:
         if mem is None:
             raise ValueError("workerCachePercentage needs a memory limit on the Worker container")
         cache = f"{int(policy['workerCachePercentage'])}%"
-    spill_dirs = list(policy.get("spillDirs") or [])
-    _spill_volumes(template, container, spill_dirs)
+    spill = _spill_volumes(container, list(policy.get("spillDirs") or []))
+    _mount(template, container, spill)
     if policy.get("plasmaStore") not in (None, "/dev/shm"):
         notices.append(f"plasmaStore {policy['plasmaStore']!r} ignored: Ray's object store lives in "
                        "/dev/shm, which KubeRay mounts with the pod's memory as its size")
@@ -107,11 +115,12 @@ def _worker_group(spec: dict, policy: dict, notices: list[str]) -> dict:
         notices.append("lockFreeFileIO ignored: Ray's spilling has no such switch")
     replicas = int(spec.get("replicas", 1))
     return {"groupName": manifests.WORKER_GROUP, "replicas": replicas, "minReplicas": replicas,
-            "maxReplicas": replicas, "rayStartParams": worker_tuning_params(cache, spill_dirs, mem),
-            "template": template}
+            "maxReplicas": replicas,
+            "rayStartParams": WorkerTuning(cache_mem=cache).kuberay_start_params(mem),
+            "template": template}, spill
 
 
-def _head_group(specs: dict, notices: list[str]) -> dict:
+def _head_group(specs: dict, spill: manifests.Spill, notices: list[str]) -> dict:
     source = specs.get("scheduler") or specs["worker"]
     template, container = _ray_pod(source.get("template"), manifests.HEAD_CONTAINER, notices, "Scheduler")
     if "scheduler" not in specs:
@@ -129,6 +138,11 @@ def _head_group(specs: dict, notices: list[str]) -> dict:
                           {"name": "dashboard", "containerPort": manifests.DASHBOARD_PORT},
                           {"name": "client", "containerPort": manifests.CLIENT_PORT}]
     container["lifecycle"] = {"postStart": {"exec": {"command": ["/bin/sh", "-c", manifests.SERVICES_HOOK]}}}
+    env = WorkerTuning(spill_dirs=spill.dirs).kuberay_env(head=True)
+    if env:
+        container["env"] = container.get("env", []) + env
+        _mount(template, container, manifests.Spill(
+            [{"name": v["name"], "emptyDir": {}} for v in spill.volumes], spill.mounts, spill.dirs))
     return {"rayStartParams": {"num-cpus": "0", "dashboard-host": "0.0.0.0"}, "template": template}
 
 
@@ -160,8 +174,9 @@ def convert_marsjob(marsjob: dict, entrypoint: str | None = None) -> tuple[list[
         raise ValueError(f"marsReplicaSpecs must hold Worker (and Scheduler, WebService); got {sorted(specs)}")
     notices: list[str] = []
     policy = spec.get("workerMemoryTuningPolicy") or spec.get("memoryTuningPolicy") or {}
-    cluster = {"rayVersion": manifests.RAY_VERSION, "headGroupSpec": _head_group(specs, notices),
-               "workerGroupSpecs": [_worker_group(specs["worker"], policy, notices)]}
+    workers, spill = _worker_group(specs["worker"], policy, notices)
+    cluster = {"rayVersion": manifests.RAY_VERSION, "headGroupSpec": _head_group(specs, spill, notices),
+               "workerGroupSpecs": [workers]}
     clean = spec.get("cleanPodPolicy") or "None"
     if clean not in ("None", "All", "Running"):
         raise ValueError(f"cleanPodPolicy {clean!r}: expected None, All or Running")
