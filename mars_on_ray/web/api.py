@@ -120,6 +120,8 @@ class Api:
 
 def ray_address() -> str | None:
     """The GCS address of the cluster this process belongs to."""
+    if not ray.is_initialized():  # never let the runtime context start or join a cluster
+        return None
     try:
         return ray.get_runtime_context().gcs_address
     except Exception:
