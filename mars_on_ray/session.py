@@ -46,7 +46,8 @@ class Session:
         self._send_lock = threading.Lock()
         self._pending_decref = None
         self.closed = False
-        #: subtask and stage counts of the last task this session ran
+        #: subtask and stage counts of the last task this session ran; "nodes": node id ->
+        #: subtasks that ran on that node
         self.last_task: dict = {}
         self._web_url: str | None = None
 
@@ -70,7 +71,8 @@ class Session:
                                              options.snapshot()))
         status = self._wait(task, task_id, nodes, show_progress)
         self.last_task = {"subtasks": status["subtasks_total"], "stages": status["stages"],
-                          "seconds": status.get("timings", {}), "paths": status.get("paths", [])}
+                          "seconds": status.get("timings", {}), "paths": status.get("paths", []),
+                          "nodes": status.get("nodes", {})}
         if "error" in status:
             raise status["error"]
         self._results.update((n.key, r) for n, r in zip(nodes, status["results"]))

@@ -42,6 +42,7 @@ class _TaskRefs:
         self.refs: dict[str, ray.ObjectRef] = {}
         self.meta_refs: list[ray.ObjectRef] = []
         self.done = 0
+        self.nodes: dict[str, int] = {}  # node id -> subtasks that ran there
 
 
 class SchedulingService(Service):
@@ -77,6 +78,8 @@ class SchedulingService(Service):
         metas: dict[str, tuple] = {}
         for spec, result in zip(specs, results):
             metas.update(zip(spec.output_keys, result))
+            node = result.run[0]  # where the subtask ran (Metas.run: node, started, ended)
+            task.nodes[node] = task.nodes.get(node, 0) + 1
         await self.service("meta").set.remote(session_id, metas)
         return metas
 
@@ -123,16 +126,18 @@ class SchedulingService(Service):
             return 0, 0
         return task.done, len(task.meta_refs)
 
-    async def finish_task(self, task_id: str, keep: list[str]) -> None:
-        """Hand the kept refs to storage and drop every other ref the task made."""
+    async def finish_task(self, task_id: str, keep: list[str]) -> dict[str, int]:
+        """Hand the kept refs to storage and drop every other ref the task made; returns
+        how many subtasks ran on each node (by node id)."""
         task = self._tasks.pop(task_id, None)
         if task is None:
-            return
+            return {}
         kept = {k: [task.refs[k]] for k in keep if k in task.refs}
         if kept:
             await self.service("storage").put.remote(task.session_id, kept)
         else:
             self._cancel(task)
+        return task.nodes
 
     @staticmethod
     def _cancel(task: _TaskRefs) -> None:

@@ -39,6 +39,7 @@ class TaskState:
     plan: Plan | None = None
     paths: list[str] = field(default_factory=list)  # per stage: small-data or distributed, why
     node_cpus: int = 1
+    nodes: dict[str, int] = field(default_factory=dict)  # node id -> subtasks run there
 
 
 _CPUS_TTL = 10.0  # seconds a reading of the cluster's CPUs is reused (a GCS call per task is waste)
@@ -107,7 +108,8 @@ class TaskService(Service):
                     "stages": state.stages}
         self._tasks.pop(task_id, None)
         status = {"done": True, "subtasks_done": state.subtasks, "subtasks_total": state.subtasks,
-                  "stages": state.stages, "timings": state.timings, "paths": state.paths}
+                  "stages": state.stages, "timings": state.timings, "paths": state.paths,
+                  "nodes": state.nodes}
         if state.future.cancelled():
             status["error"] = asyncio.CancelledError("the task was cancelled")
         elif state.future.exception() is not None:
@@ -172,7 +174,7 @@ class TaskService(Service):
             metas = await self._compute(state, result_chunks)
             out = [self._describe(root, tiled, metas) for root, tiled in zip(state.roots, results)]
             keep = [c.key for c in result_chunks]
-            await self.service("scheduling").finish_task.remote(state.task_id, keep)
+            state.nodes = await self.service("scheduling").finish_task.remote(state.task_id, keep)
             hold = set(state.hold)
             held = {r.key: list(r.chunk_keys.flat) for r in out if r.key in hold}
             if held:
