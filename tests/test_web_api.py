@@ -308,3 +308,31 @@ def test_progress_records_are_bounded_and_link_stages(monkeypatch):
         assert len(await service.node_runs("node")) == 2 * 5 + 4 * 3
 
     asyncio.run(main())
+
+
+def _slow_square(x):
+    import time
+
+    time.sleep(1.0)
+    return x * x
+
+
+def test_running_map_jobs_are_listed(session):
+    import time
+
+    from mars_on_ray import remote
+
+    results = remote.map(_slow_square, range(8), job_name="web_listed", show_progress=False)
+    listed = []
+    try:
+        it = iter(results)
+        assert next(it) == 0
+        deadline = time.time() + 60
+        while not listed and time.time() < deadline:
+            listed = [j for j in _api(session, "/api/map_jobs") if j["job_name"] == "web_listed"]
+            time.sleep(0.3)
+        assert [x for x in it] == [x * x for x in range(1, 8)]
+    finally:
+        results.close()
+    assert listed and listed[0]["state"] == "running" and listed[0]["total"] == 8
+    assert 1 <= listed[0]["done"] <= 8
