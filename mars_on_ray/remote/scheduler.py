@@ -241,6 +241,7 @@ class MapScheduler:
             self.queue.append(batch)
             return
         batch.done = True
+        batch.attempts.clear()
         for index in batch.indices:
             self._fail(index, exc, batch.system_failures, None)
 
@@ -285,6 +286,7 @@ class MapScheduler:
             if other is not winner and other.outcomes in self.attempts:
                 del self.attempts[other.outcomes]
                 _cancel(other)
+        winner.batch.attempts.clear()  # no batch <-> attempt cycle keeps results alive
 
     # -- stragglers ----------------------------------------------------------------------------
     def _copy_stragglers(self) -> None:
@@ -355,6 +357,7 @@ class MapScheduler:
         cancelled = list(self.attempts.values())
         for attempt in cancelled:
             _cancel(attempt)
+            attempt.batch.attempts.clear()
         if cancelled:  # let cancelled writers stop before removing what they left
             ray.wait([a.outcomes for a in cancelled], num_returns=len(cancelled), timeout=10)
         self.attempts.clear()
