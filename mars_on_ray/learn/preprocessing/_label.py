@@ -12,7 +12,7 @@ from sklearn.utils.validation import check_is_fitted
 
 from .._blocks import row_reduce
 from .._compute import compute_now
-from .._convert import to_tensor
+from .._convert import is_lazy, to_tensor
 from .._per_block import per_block
 from ..utils.multiclass import type_of_target
 from ..utils.validation import column_or_1d
@@ -109,17 +109,13 @@ class LabelBinarizer(TransformerMixin, BaseEstimator):
         sk.classes_, sk.y_type_, sk.sparse_input_ = self.classes_, self.y_type_, False
         return sk
 
-    def _width(self, y):
-        if self.y_type_.startswith("multilabel"):
-            return int(y.shape[1])
-        return 1 if len(self.classes_) <= 2 else len(self.classes_)
-
     def transform(self, y):
         """Lazy indicator matrix of ``y``."""
         check_is_fitted(self)
         y = to_tensor(y)
-        return per_block(self._sk(), "transform", y, rest_shape=(self._width(y),), dtype=np.int64,
-                         label="LabelBinarizer.transform")
+        if y.ndim == 2 and y.shape[1] > 1 and not self.y_type_.startswith("multilabel"):
+            raise ValueError("The object was not fitted with multilabel input.")
+        return label_binarize(y, classes=self.classes_, neg_label=self.neg_label, pos_label=self.pos_label)
 
     def inverse_transform(self, Y, threshold=None):
         """Lazy labels of indicator matrix ``Y``."""
@@ -130,8 +126,13 @@ class LabelBinarizer(TransformerMixin, BaseEstimator):
                          kwargs={"threshold": threshold}, label="LabelBinarizer.inverse_transform")
 
 
-def _binarize(block, classes, neg_label, pos_label):
-    return skp.label_binarize(block, classes=classes, neg_label=neg_label, pos_label=pos_label)
+def _binarize(block, *kind, classes, neg_label, pos_label):
+    out = skp.label_binarize(block, classes=classes, neg_label=neg_label, pos_label=pos_label)
+    if kind and str(kind[0]) != "binary" and out.shape[1] == 1:
+        # two classes, but the whole y has more labels than this block: one column per class
+        hit = np.column_stack([block == c for c in classes])
+        out = np.where(hit, pos_label, neg_label).astype(out.dtype)
+    return out
 
 
 def label_binarize(y, *, classes, neg_label=0, pos_label=1, sparse_output=False):
@@ -142,15 +143,23 @@ def label_binarize(y, *, classes, neg_label=0, pos_label=1, sparse_output=False)
         raise NotImplementedError("sparse_output=True is not supported on chunked data")
     if neg_label >= pos_label:
         raise ValueError(f"neg_label={neg_label} must be strictly less than pos_label={pos_label}.")
-    y = to_tensor(y)
+    given, y = y, to_tensor(y)
     classes = np.asarray(classes)
     if y.ndim == 2 and y.shape[1] > 1:
         width = int(y.shape[1])
         if width != len(classes):
             raise ValueError("classes {0} mismatch with the labels {1} found in the data".format(
                 classes, np.arange(width)))
+        wholes = []
     else:
         width = 1 if len(classes) <= 2 else len(classes)
-    return row_map(_binarize, [y], shape=(y.shape[0], width), dtype=np.int64,
+        # with two classes the width depends on the whole y (binary: 1, more labels: 2)
+        wholes = [type_of_target(given)] if len(classes) == 2 else []
+        if wholes and not is_lazy(wholes[0]):
+            width = 1 if wholes[0] == "binary" else 2
+            wholes = []
+        elif wholes:
+            width = float("nan")
+    return row_map(_binarize, [y], wholes, shape=(y.shape[0], width), dtype=np.int64,
                    kwargs={"classes": classes, "neg_label": neg_label, "pos_label": pos_label},
                    label="label_binarize")
