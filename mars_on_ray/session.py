@@ -118,6 +118,16 @@ class Session:
         keys = list(self._results[obj.data.key].chunk_keys.flat)
         return ray.get(get_service("storage").get_refs.remote(self.session_id, keys))
 
+    def chunk_layout(self, obj: Tileable) -> tuple[np.ndarray, tuple]:
+        """``obj``'s chunk ObjectRefs laid out as its chunk grid, with its real ``nsplits``
+        (executing it first if needed): what a Ray library needs to read it shard by shard."""
+        refs = self.chunk_refs(obj)
+        result = self._results[obj.data.key]
+        grid = np.empty(result.chunk_keys.shape, dtype=object)
+        for pos, ref in zip(np.ndindex(grid.shape), refs):
+            grid[pos] = ref
+        return grid, tuple(tuple(int(s) for s in axis) for axis in result.nsplits)
+
     def _wait(self, task, task_id: str, nodes, show_progress: bool | None) -> dict:
         bar = None
         started = time.time()
