@@ -215,12 +215,12 @@ def cli_cluster(tmp_path_factory):
                        "--quiet"], env)
         nodes.append(sup)
         info = sup.wait_ready()
-        for temp in temps[1:]:
+        for temp in temps[1:]:  # one after the other: two raylets starting at once on a
+            # loaded 2-core host miss Ray's fixed 30 s registration wait more often
             nodes.append(CliNode(["worker", "-s", f"127.0.0.1:{port}", "-a", "127.0.0.1",
                                   "--cpu-procs", "1", "--cache-mem", "300m", "--temp-dir", temp,
                                   "--quiet"], env))
-        for worker in nodes[1:]:
-            worker.wait_ready()
+            nodes[-1].wait_ready()
         yield {"env": env, "nodes": nodes, "temps": temps, "gcs": f"127.0.0.1:{port}",
                "dashboard": info["dashboard"], "client": f"ray://127.0.0.1:{client}"}
     finally:

@@ -98,6 +98,7 @@ class TaskService(Service):
                      client_options: dict | None = None) -> str:
         """Start running ``graph``; ``hold`` are root keys the client keeps alive afterwards;
         ``client_options``: the client's ``options``, in force while this task runs."""
+        await self.service("session").check.remote(session_id)
         state = TaskState(uuid.uuid4().hex[:16], session_id, graph.roots, hold)
         name = ", ".join(dict.fromkeys(r.op.name for r in graph.roots))
         await self.service("progress").task_started.remote(
