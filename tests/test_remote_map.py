@@ -317,3 +317,28 @@ def test_map_checkpoint_of_one_job_never_serves_another(ray_cluster, tmp_path):
     assert list(again) == [0, 10, 20, 30, 40, 50]
     assert again.status["from_checkpoint"] == 4 and calls(second)["5"] == 1
     assert JobStore(checkpoint, "a").key(1) != JobStore(checkpoint, "b").key(1)
+
+
+def test_job_store_on_an_fsspec_filesystem_writes_atomically():
+    store = JobStore("memory://ckpt-test", "job1")
+    store.open_job({"function": "f"})
+    store.save(store.key(("a", 1)), {"v": 1})
+    store.fs.pipe(store.path("results", ".tmp-deadbeef-x.pkl"), b"half")  # a writer that died
+    assert store.stored_keys() == {store.key(("a", 1))}
+    assert store.load(store.key(("a", 1))) == {"v": 1}
+    store.remove_temporaries()
+    assert [p.rsplit("/", 1)[1] for p in store.fs.ls(store.path("results"), detail=False)] == [
+        f"{store.key(('a', 1))}.pkl"]
+    store.fs.mv(store.root, store.root.replace("job1", "job2"), recursive=True)
+    with pytest.raises(ValueError, match="holds job 'job1'"):  # a renamed folder is refused
+        JobStore("memory://ckpt-test", "job2").open_job({})
+    with pytest.raises(ValueError, match="job_name"):
+        JobStore("memory://ckpt-test", "a/b")
+    assert JobStore("x", "j").key(1) != JobStore("x", "j").key(1.0)
+
+
+def test_map_checkpoint_takes_a_file_url(ray_cluster, tmp_path):
+    url = f"file://{tmp_path}/ckpt"
+    assert list(mr.map(square, range(3), checkpoint=url, job_name="sq", show_progress=False)) == [0, 1, 4]
+    assert len(JobStore(url, "sq").stored_keys()) == 3
+    assert list(mr.map(square, range(3), checkpoint=url, job_name="sq", show_progress=False)) == [0, 1, 4]
