@@ -108,6 +108,13 @@ def test_bad_input_errors_like_sklearn(local_session):
             ours.fit(X)
     with pytest.raises(ValueError):
         KMeans(2).fit(X[:, 0])
+    bad = X.copy()
+    bad[400, 1] = np.nan
+    for data in (bad, mt.tensor(bad, chunk_size=170)):  # lazy input: found by the first pass
+        with pytest.raises(ValueError):
+            KMeans(2).fit(data)
+    with pytest.raises(ValueError):
+        SKKMeans(2).fit(bad)
     est = KMeans(6, init=X[:6]).fit(X)
     with pytest.raises(ValueError):
         est.predict(X[:, :3])
