@@ -80,18 +80,19 @@ def test_isolation_forest(local_session):
     rs = np.random.RandomState(0)
     data = np.vstack([rs.randn(280, 2), rs.uniform(-6, 6, (20, 2))])
     truth = np.r_[np.zeros(280), np.ones(20)]
-    ours = E.IsolationForest(random_state=0, contamination=0.07, n_groups=3).fit(mt.tensor(data, chunk_size=77))
-    ref = ske.IsolationForest(random_state=0, contamination=0.07).fit(data)
+    ours = E.IsolationForest(n_estimators=40, random_state=0, contamination=0.07, n_groups=3).fit(
+        mt.tensor(data, chunk_size=77))
+    ref = ske.IsolationForest(n_estimators=40, random_state=0, contamination=0.07).fit(data)
     scores = ours.score_samples(data).fetch()
     sizes = [f.n_estimators for f in ours.estimators_]
-    assert sizes == [34, 33, 33] and all(f.max_samples == 256 for f in ours.estimators_)
-    combined = -np.prod([(-f.score_samples(data)) ** (n / 100) for f, n in zip(ours.estimators_, sizes)], 0)
+    assert sizes == [14, 13, 13] and all(f.max_samples == 256 for f in ours.estimators_)
+    combined = -np.prod([(-f.score_samples(data)) ** (n / 40) for f, n in zip(ours.estimators_, sizes)], 0)
     np.testing.assert_allclose(scores, combined)
     assert ours.offset_ == pytest.approx(np.percentile(scores, 7))
     np.testing.assert_allclose(ours.decision_function(data).fetch(), scores - ours.offset_)
     assert roc_auc_score(truth, -scores) >= roc_auc_score(truth, -ref.score_samples(data)) - 0.03
     assert (ours.predict(data).fetch() == ref.predict(data)).mean() >= 0.95
-    auto = E.IsolationForest(random_state=0).fit(data)
+    auto = E.IsolationForest(n_estimators=10, random_state=0).fit(data)
     assert auto.offset_ == -0.5 and set(auto.predict(data).fetch()) <= {-1, 1}
 
 
