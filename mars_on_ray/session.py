@@ -7,8 +7,8 @@ process and Ray's object store: pieces of in-memory inputs are ``ray.put`` once,
 from __future__ import annotations
 
 import atexit
-import sys
 import gc
+import sys
 import threading
 import time
 import warnings
@@ -87,8 +87,7 @@ class Session:
         status = self._wait(task, task_id, nodes, show_progress)
         self.last_task = {"subtasks": status["subtasks_total"], "stages": status["stages"],
                           "seconds": status.get("timings", {}), "paths": status.get("paths", []),
-                          "nodes": status.get("nodes", {})}
-                          "loaded": status.get("loaded", 0)}
+                          "nodes": status.get("nodes", {}), "loaded": status.get("loaded", 0)}
         if "error" in status:
             raise status["error"]
         self._results.update((n.key, r) for n, r in zip(nodes, status["results"]))

@@ -60,12 +60,10 @@ def _this_node() -> str | None:
     return _node_id[0]
 
 
-def _run_subtask(spec: bytes, cpus: int, *inputs):
+def _run_subtask(spec: bytes, cpus: int, *inputs, checkpoint: str | None = None):
     """Returns ``(metas, *outputs)``: the tiny meta list first (with where and when it ran),
     then each output chunk."""
     started = time.time()
-def _run_subtask(spec: bytes, cpus: int, *inputs, checkpoint: str | None = None):
-    """Returns ``(metas, *outputs)``: the tiny meta list first, then each output chunk."""
     spec = cloudpickle.loads(spec)
     if cpus > 1:  # Ray's workers start with one BLAS / OpenMP thread; this subtask has more CPUs
         from threadpoolctl import threadpool_limits
@@ -73,15 +71,13 @@ def _run_subtask(spec: bytes, cpus: int, *inputs, checkpoint: str | None = None)
         with threadpool_limits(limits=cpus):
             outputs = run_steps(spec, inputs)
     else:
-        outputs = run_steps(cloudpickle.loads(spec), inputs)
-    metas = _metas([value_meta(v) for v in outputs], (_this_node(), started, time.time()))
         outputs = run_steps(spec, inputs)
     if checkpoint is not None:
         from ..storage.checkpoint import save_chunk
 
         for key, value in zip(spec.output_keys, outputs):
             save_chunk(checkpoint, key, value)
-    metas = [value_meta(v) for v in outputs]
+    metas = _metas([value_meta(v) for v in outputs], (_this_node(), started, time.time()))
     return (metas, *outputs)
 
 

@@ -63,6 +63,8 @@ def _cpu_counts() -> tuple[int, int]:
 def _submitted_graph(roots: list[TileableData]) -> dict:
     """The tileable graph as submitted (shown until the optimized one replaces it)."""
     return plan_graph(topo_order(roots))
+
+
 def _declared_memory(specs, chunks: list[ChunkData], known: set[str]) -> list[int]:
     """Per subtask, the memory it declares to Ray (storage/memory.py)."""
     from ..storage.memory import largest_node_memory, subtask_memory
@@ -119,8 +121,7 @@ class TaskService(Service):
         self._tasks.pop(task_id, None)
         status = {"done": True, "subtasks_done": state.subtasks, "subtasks_total": state.subtasks,
                   "stages": state.stages, "timings": state.timings, "paths": state.paths,
-                  "nodes": state.nodes}
-                  "loaded": state.loaded}
+                  "nodes": state.nodes, "loaded": state.loaded}
         if state.future.cancelled():
             status["error"] = asyncio.CancelledError("the task was cancelled")
         elif state.future.exception() is not None:
