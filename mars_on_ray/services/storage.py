@@ -5,6 +5,8 @@ them; the data itself never passes through this actor.
 """
 from __future__ import annotations
 
+import asyncio
+
 import ray
 
 from .registry import Service
@@ -41,3 +43,10 @@ class StorageService(Service):
 
     async def stats(self) -> dict:
         return {sid: len(c) for sid, c in self._refs.items()}
+
+    async def usage(self, session_id: str) -> dict:
+        """Bytes held, spilled and restored, objects: for the session and per node."""
+        from ..storage.stats import storage_report
+
+        refs = list(self._refs.get(session_id, {}).values())
+        return await asyncio.to_thread(storage_report, refs)
