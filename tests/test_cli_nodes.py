@@ -68,6 +68,7 @@ def test_worker_options_map_onto_a_joining_node(tmp_path, monkeypatch):
     (["worker", "-s", "127.0.0.1:1", "--cuda-device", "gpu0"], "--cuda-device"),
     (["supervisor", "-p", "70000"], "-p 70000"),
     (["supervisor", "--min-mem", "1000t"], "min_mem"),
+    (["supervisor", "--cache-mem", "2g", "--phy-mem", "1g"], "larger than phy_mem"),
 ])
 def test_invalid_values_fail_before_any_node_starts(argv, message, monkeypatch, capsys):
     def no_start(*args, **kwargs):
