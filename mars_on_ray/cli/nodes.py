@@ -13,7 +13,7 @@ from ..deploy.head import start_services_beside, wait_for_job_api
 from ..deploy.local import DeployError, NodeOptions, plan_node
 from ..deploy.process import NodeStartError, RayNode
 
-_START_ATTEMPTS = 3
+_START_ATTEMPTS = 5  # Ray start-up time-outs are retried (see _run)
 _SUPERVISOR_MAP = """\
 how Mars' options map onto `ray start` (this node is the Ray head):
   -a ADDR          --node-ip-address (the address other nodes and clients use)
