@@ -32,11 +32,30 @@ def start_services(gcs_address: str, tuning: dict | None = None) -> dict:
         cluster = get_service("cluster")
         if tuning:
             ray.get(cluster.set_tuning.remote(tuning))
+        _wait_for_head_agent()
         return {"nodes": ray.get(cluster.nodes.remote())}
     finally:
         reset_handles()
         if not connected_before:
             ray.shutdown()
+
+
+def _wait_for_head_agent(timeout: float = 300.0) -> None:
+    """Wait until the head's dashboard agent has registered: the job API hands every submitted
+    job to it and answers "No available agent" (HTTP 500) until then."""
+    import ray
+    from ray._private.ray_constants import KV_NAMESPACE_DASHBOARD
+    from ray.dashboard.consts import DASHBOARD_AGENT_ADDR_NODE_ID_PREFIX
+    from ray.experimental.internal_kv import _internal_kv_get
+
+    head = next(n["NodeID"] for n in ray.nodes()
+                if n["Alive"] and "node:__internal_head__" in n["Resources"])
+    deadline = time.monotonic() + timeout
+    while not _internal_kv_get(f"{DASHBOARD_AGENT_ADDR_NODE_ID_PREFIX}{head}",
+                               namespace=KV_NAMESPACE_DASHBOARD):
+        if time.monotonic() > deadline:
+            raise TimeoutError(f"the head's dashboard agent did not register in {timeout:.0f} s")
+        time.sleep(0.5)
 
 
 def start_services_beside(node: RayNode, gcs_address: str, tuning: dict,
