@@ -4,6 +4,7 @@ from __future__ import annotations
 import json
 import os
 import pickle
+import re
 import subprocess
 import sys
 import urllib.error
@@ -109,7 +110,7 @@ def test_failed_task_names_the_user_operation(session):
     assert states == {"fill": "cancelled", "map_chunks": "cancelled", "my_transform": "failed"}
 
 
-def test_running_task_shows_progress_before_it_ends(session):
+def test_running_task_shows_progress_before_it_ends(session, capsys):
     import threading
     import time
 
@@ -118,7 +119,7 @@ def test_running_task_shows_progress_before_it_ends(session):
 
     def run():
         with using({"small_data_bytes": 0}):
-            t.execute()
+            t.execute(show_progress=True)
         done.set()
 
     runner = threading.Thread(target=run)
@@ -135,6 +136,10 @@ def test_running_task_shows_progress_before_it_ends(session):
     assert seen, "the task was never seen running"
     assert min(seen) < 8
     assert _task_of(session, "slow_map")["subtasks_done"] == 8
+    # the terminal bar showed the same counts as the dashboard
+    bar = capsys.readouterr().err
+    shown = {int(n) for n in re.findall(r"(\d+)/8 subtasks, stage 1", bar)}
+    assert shown and shown <= set(range(9))
 
 
 def test_worker_page_data(session):
