@@ -17,10 +17,11 @@ __all__ = ["train_test_split", "KFold"]
 
 
 def _rows(x, positions: np.ndarray):
-    """Rows at ``positions``; a contiguous ascending run is taken as a slice (no gather)."""
-    if len(positions) and np.array_equal(positions, np.arange(positions[0], positions[0] + len(positions))):
-        sl = slice(int(positions[0]), int(positions[0]) + len(positions))
-        return x[sl] if not hasattr(x, "iloc") else x.iloc[sl]
+    """Rows at ``positions``; for a tensor a contiguous ascending run is taken as a slice (no
+    gather). Frames always take positions, so their index is what pandas gives for them."""
+    run = len(positions) and np.array_equal(positions, np.arange(positions[0], positions[0] + len(positions)))
+    if run and not hasattr(x, "iloc"):
+        return x[int(positions[0]):int(positions[0]) + len(positions)]
     return take_rows(x, positions)
 
 
