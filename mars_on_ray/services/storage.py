@@ -29,6 +29,7 @@ class StorageService(Service):
         catalog = self._refs.get(session_id, {})
         missing = [k for k in keys if k not in catalog]
         if missing:
+            await self.service("session").check.remote(session_id)  # a lost session says so
             raise KeyError(f"chunks {missing[:3]} are not stored in session {session_id}")
         return [catalog[k] for k in keys]
 

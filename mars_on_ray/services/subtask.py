@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import functools
+import time
 from typing import NamedTuple
 
 import cloudpickle
@@ -32,8 +33,37 @@ class SubtaskPayload(NamedTuple):
                    checkpoint, memory)
 
 
+class Metas(list):
+    """The outputs' metas of a subtask, and ``run``: (node_id, started, ended) for progress."""
+
+    run: tuple = (None, None, None)
+
+    def __reduce__(self):
+        return _metas, (list(self), self.run)
+
+
+def _metas(values: list, run: tuple) -> "Metas":
+    out = Metas(values)
+    out.run = run
+    return out
+
+
+_node_id: list = []  # this worker's node id, looked up once
+
+
+def _this_node() -> str | None:
+    if not _node_id:
+        try:
+            _node_id.append(ray.get_runtime_context().get_node_id())
+        except Exception:  # not in a Ray worker (LocalExecutor tests)
+            _node_id.append(None)
+    return _node_id[0]
+
+
 def _run_subtask(spec: bytes, cpus: int, *inputs, checkpoint: str | None = None):
-    """Returns ``(metas, *outputs)``: the tiny meta list first, then each output chunk."""
+    """Returns ``(metas, *outputs)``: the tiny meta list first (with where and when it ran),
+    then each output chunk."""
+    started = time.time()
     spec = cloudpickle.loads(spec)
     if cpus > 1:  # Ray's workers start with one BLAS / OpenMP thread; this subtask has more CPUs
         from threadpoolctl import threadpool_limits
@@ -47,7 +77,7 @@ def _run_subtask(spec: bytes, cpus: int, *inputs, checkpoint: str | None = None)
 
         for key, value in zip(spec.output_keys, outputs):
             save_chunk(checkpoint, key, value)
-    metas = [value_meta(v) for v in outputs]
+    metas = _metas([value_meta(v) for v in outputs], (_this_node(), started, time.time()))
     return (metas, *outputs)
 
 

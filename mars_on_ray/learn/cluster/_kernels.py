@@ -1,0 +1,117 @@
+"""Per-row-block k-means kernels (pure NumPy): ``w`` is the block's sample weights (None
+without), ``pos`` the block's global row positions; small state comes as keywords."""
+from __future__ import annotations
+
+import functools
+import operator
+
+import numpy as np
+
+
+def sq_distances(X, C):
+    """Squared euclidean distances of rows of X to rows of C, clipped at 0 (as scikit-learn)."""
+    d = (X * X).sum(1)[:, None] - 2.0 * (X @ C.T) + (C * C).sum(1)[None, :]
+    return np.maximum(d, 0, out=d)
+
+
+def lloyd_partial(X, w=None, *, C):
+    """Sums and weights per cluster, inertia, and the block's points farthest from their
+    centers (for relocating empty clusters) under the centers C."""
+    k = C.shape[0]
+    d = sq_distances(X, C)
+    labels = d.argmin(1)
+    mind = d[np.arange(len(X)), labels]
+    wt = np.ones(len(X)) if w is None else w
+    sums = np.zeros_like(C)
+    np.add.at(sums, labels, X * wt[:, None])
+    counts = np.bincount(labels, weights=wt, minlength=k).astype(C.dtype)
+    far = np.argsort(-mind, kind="stable")[:k]
+    return sums, counts, float((mind * wt).sum()), (mind[far], X[far], labels[far], wt[far])
+
+
+def _merge_lloyd(a, b):
+    far = tuple(np.concatenate([x, y]) for x, y in zip(a[3], b[3]))
+    keep = np.argsort(-far[0], kind="stable")[:len(a[1])]
+    return a[0] + b[0], a[1] + b[1], a[2] + b[2], tuple(f[keep] for f in far)
+
+
+def merge_lloyd(parts):
+    return functools.reduce(_merge_lloyd, parts)
+
+
+def labels_block(X, *, C):
+    return sq_distances(X, C).argmin(1).astype(np.int32)
+
+
+def distances_block(X, *, C):
+    return np.sqrt(sq_distances(X, C))
+
+
+def inertia_block(X, w=None, *, C):
+    mind = sq_distances(X, C).min(1)
+    return float((mind if w is None else mind * w).sum())
+
+
+def add_all(parts):
+    return functools.reduce(operator.add, parts)
+
+
+def gather_rows(X, pos, *, wanted):
+    """The rows of X whose global positions are in ``wanted``: (positions, rows)."""
+    hit = np.isin(pos, wanted)
+    return pos[hit], X[hit]
+
+
+def concat_pairs(parts):
+    return tuple(np.concatenate(list(p)) for p in zip(*parts))
+
+
+def concat_rows(parts):
+    return np.concatenate(parts)
+
+
+def concat_lists(parts):
+    return [item for p in parts for item in p]
+
+
+def _min_pot(X, w, C):
+    pot = sq_distances(X, C).min(1) if len(C) else np.ones(len(X))
+    return pot if w is None else pot * w
+
+
+def plusplus_step(X, pos, w=None, *, chosen, cands, n_trials, seed):
+    """One greedy k-means++ step on a block: for each candidate (or none) its potential
+    ``sum w * min(d2 to chosen + candidate)`` and ``n_trials`` block points drawn by it."""
+    base = _min_pot(X, w, chosen)
+    options = [base] if len(cands) == 0 else \
+        [np.minimum(base, sq_distances(X, cands[j:j + 1])[:, 0] * (1 if w is None else w))
+         for j in range(len(cands))]
+    rng = np.random.default_rng([seed, int(pos[0]) if len(pos) else 0])
+    pots, samples = [], []
+    for pot in options:
+        total = float(pot.sum())
+        pots.append(total)
+        p = pot / total if total > 0 else None
+        samples.append(X[rng.choice(len(X), size=n_trials, p=p)] if n_trials and len(X) else
+                       np.zeros((n_trials, X.shape[1])))
+    return [(np.array(pots), np.array(samples))]
+
+
+def potential_block(X, w=None, *, C):
+    return float(_min_pot(X, w, C).sum())
+
+
+def parallel_sample(X, pos, *rest, chosen, l, seed):
+    """k-means|| oversampling: each point kept with probability min(1, l * w * d2 / phi);
+    ``rest`` is ``[w,] phi``."""
+    w, phi = (rest[0], rest[1]) if len(rest) == 2 else (None, rest[0])
+    phi = float(phi)
+    pot = _min_pot(X, w, chosen)
+    rng = np.random.default_rng([seed, int(pos[0]) if len(pos) else 0])
+    keep = rng.random(len(X)) < (l * pot / phi if phi > 0 else 0)
+    return X[keep]
+
+
+def closest_counts(X, w=None, *, C):
+    labels = sq_distances(X, C).argmin(1)
+    return np.bincount(labels, weights=w, minlength=len(C)).astype(float)
