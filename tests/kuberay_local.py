@@ -130,8 +130,7 @@ class LocalRayCluster:
             path_map[mount["mountPath"]] = str(local)
         params = complete_params(group, head, f"127.0.0.1:{self.ports['gcs']}")
         local = {"metrics-export-port": str(ray_nodes.free_port()),
-                 "dashboard-agent-listen-port": str(ray_nodes.free_port()),
-                 "node-ip-address": "127.0.0.1"}
+                 "dashboard-agent-listen-port": str(ray_nodes.free_port())}
         if head:
             local.update({"port": str(self.ports["gcs"]), "dashboard-port": str(self.ports["dashboard"]),
                           "dashboard-host": "127.0.0.1",
@@ -152,8 +151,7 @@ class LocalRayCluster:
         command, env, container, path_map = self._pod(head, True, 0)
         node_env = ray_nodes.isolated_env(env)
         self.commands.append(command)
-        self.procs.append(ray_nodes.start(command, node_env, str(self.workdir / "head.log")))
-        ray_nodes.wait_port(self.ports["gcs"], proc=self.procs[0])
+        self._start_restarting(command, node_env, self.workdir / "head.log")
         hook = ((container.get("lifecycle") or {}).get("postStart") or {}).get("exec", {}).get("command")
         if hook:  # the kubelet runs it in the container right after the container starts
             hook = [_rewrite(part, {"/tmp/": f"{self.workdir}/", **path_map}) for part in hook]
@@ -166,7 +164,7 @@ class LocalRayCluster:
                 self.commands.append(command)
                 self._start_restarting(command, ray_nodes.isolated_env(env),
                                        self.workdir / f"worker{index}.log")
-        ray_nodes.wait_port(self.ports["dashboard"], proc=self.procs[0])
+        ray_nodes.wait_port(self.ports["dashboard"])
 
     def _start_restarting(self, command, env, log, attempts: int = 4, timeout: float = 180) -> None:
         """Start a node and wait until it runs; restart it when it exits, as the kubelet restarts
