@@ -9,6 +9,7 @@ from __future__ import annotations
 import collections
 import glob
 import os
+import re
 import time
 
 import ray
@@ -16,6 +17,8 @@ import ray
 SAMPLES_KEPT = 720  # memory samples kept per node (an hour at one per 5 s)
 MIN_SAMPLE_GAP = 2.0  # seconds between two samples of one node
 LOG_LINES = 200
+_ANSI = re.compile(r"\x1b\[[0-9;]*m")  # colour codes Ray puts around task names
+_RAY_MARKERS = (":job_id:", ":task_name:", ":actor_name:")  # Ray's per-task lines in worker logs
 
 
 def _node_stats(node: dict) -> dict:
@@ -77,8 +80,10 @@ def _probe(log_lines: int) -> dict:
                 continue
             with open(path, "rb") as f:
                 f.seek(max(0, os.path.getsize(path) - 64 * 1024))
-                lines = f.read().decode("utf-8", "replace").splitlines()[-log_lines:]
-            logs.append({"file": os.path.basename(path), "lines": lines})
+                text = _ANSI.sub("", f.read().decode("utf-8", "replace"))
+            lines = [line for line in text.splitlines() if not line.startswith(_RAY_MARKERS)]
+            if lines:
+                logs.append({"file": os.path.basename(path), "lines": lines[-log_lines:]})
     except Exception as exc:  # a node without readable logs still reports memory
         logs.append({"file": "(unreadable)", "lines": [repr(exc)]})
     return {"time": time.time(), "memory_total": mem.total, "memory_used": mem.total - mem.available,
