@@ -110,7 +110,14 @@ def run_engine(engine: str, repeats: int) -> dict:
     else:
         import ray
 
-        ray.init(address="local", num_cpus=2, include_dashboard=False, log_to_driver=False)
+        for attempt in range(3):  # a loaded machine can miss Ray's fixed start-up wait
+            try:
+                ray.init(address="local", num_cpus=2, include_dashboard=False, log_to_driver=False)
+                break
+            except Exception as exc:
+                if "timed out during startup" not in str(exc) or attempt == 2:
+                    raise
+                ray.shutdown()
         if engine == "ray.util.multiprocessing.Pool":
             from ray.util.multiprocessing import Pool
 
