@@ -33,7 +33,9 @@ def isolated_env(extra: dict | None = None) -> dict:
     """The environment for a node: own HOME, this worktree on PYTHONPATH, no inherited RAY_ADDRESS."""
     repo = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
     env = {k: v for k, v in os.environ.items() if not k.startswith("RAY_")}
-    env.update(HOME=tempfile.mkdtemp(prefix="mars-kube-home-"),
+    # a node's SIGTERM drain waits for its detached actors (the services) up to 30 s by default
+    env.update(RAY_GRACEFUL_SHUTDOWN_DRAIN_TIMEOUT_S="3",
+               HOME=tempfile.mkdtemp(prefix="mars-kube-home-"),
                PYTHONPATH=os.pathsep.join(p for p in (repo, os.environ.get("PYTHONPATH")) if p))
     env.update(extra or {})
     return env

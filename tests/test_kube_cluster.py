@@ -36,6 +36,12 @@ def ray_head(tmp_path_factory):
         ray_nodes.stop([proc])
 
 
+def _cluster_namespace(kube) -> str:
+    (namespace,) = {path.split("/")[5] for method, path, code in kube.requests
+                    if method == "POST" and path.endswith("/rayclusters")}
+    return namespace
+
+
 def _gone(kube, namespace, wait=3.0) -> bool:
     deadline = time.monotonic() + wait
     while time.monotonic() < deadline:
@@ -45,6 +51,7 @@ def _gone(kube, namespace, wait=3.0) -> bool:
     return False
 
 
+@pytest.mark.slow  # a `ray start` head and two Ray Client connections: ~1-2 min on a loaded machine
 def test_new_cluster_session_attach_and_stop(ray_head):
     import mars_on_ray as mr
     import mars_on_ray.tensor as mt
@@ -79,3 +86,97 @@ def test_new_cluster_session_attach_and_stop(ray_head):
         assert cluster.namespace not in kube.live_namespaces()
         assert ("POST", "/api/v1/namespaces", 201) in kube.requests
         assert ("POST", f"/apis/ray.io/v1/namespaces/{cluster.namespace}/rayclusters", 201) in kube.requests
+
+
+def test_new_cluster_timeout_leaves_nothing_behind():
+    import ray
+
+    with FakeKube(tick=0.05, worker_cap=1) as kube:  # the second worker never becomes ready
+        with pytest.raises(TimeoutError, match=r"not ready after 0.5 s.*ready workers=1/2"):
+            new_cluster(kube.api_client(), worker_num=2, timeout=0.5, **SMALL)
+        namespace = _cluster_namespace(kube)
+        assert ("DELETE", f"/api/v1/namespaces/{namespace}", 200) in kube.requests
+        assert _gone(kube, namespace) and not kube.objects
+        assert not ray.is_initialized()
+
+
+def test_new_cluster_min_worker_num_is_enough(monkeypatch):
+    connected = []
+    monkeypatch.setattr(KubernetesClusterClient, "_connect", lambda self: connected.append(self.endpoint))
+    with FakeKube(tick=0.05, worker_cap=1) as kube:  # one of the two workers ever gets ready
+        cluster = new_cluster(kube.api_client(), worker_num=2, min_worker_num=1, timeout=20, **SMALL)
+        assert connected == [cluster.endpoint]
+        status = cluster.status()
+        assert status["readyWorkerReplicas"] == 1 and status["desiredWorkerReplicas"] == 2
+        cluster.stop(wait=True, timeout=5)
+        assert not kube.live_namespaces()
+
+
+def test_new_cluster_connection_failure_deletes_namespace(monkeypatch):
+    def refuse(self):
+        raise ConnectionError("Ray Client refused")
+
+    monkeypatch.setattr(KubernetesClusterClient, "_connect", refuse)
+    with FakeKube(tick=0.02) as kube:
+        with pytest.raises(ConnectionError, match="refused"):
+            new_cluster(kube.api_client(), timeout=20, **SMALL)
+        assert _gone(kube, _cluster_namespace(kube))
+
+
+@pytest.mark.parametrize("kwargs, error, match", [
+    (dict(worker_mem="2G"), TypeError, "worker_cpu"),
+    (dict(worker_cpu=1, worker_mem="2G", supervisor_num=2), ValueError, "one head"),
+    (dict(worker_cpu=1, worker_mem="2G", worker_num=2, min_worker_num=3), ValueError, "min_worker_num"),
+    (dict(worker_cpu=1, worker_mem="2G", worker_cache_mem="lots"), ValueError, "size"),
+    (dict(worker_cpu=1, worker_mem="2G", worker_spill_paths=[3]), TypeError, "worker_spill_paths"),
+    (dict(worker_cpu=1, worker_mem="2G", service_type="Ingress"), ValueError, "service_type"),
+])
+def test_new_cluster_bad_arguments_fail_before_any_request(kwargs, error, match):
+    with FakeKube() as kube:
+        with pytest.raises(error, match=match):
+            new_cluster(kube.api_client(), timeout=5, **kwargs)
+        assert kube.requests == []
+
+
+def test_new_cluster_in_users_namespace_keeps_it():
+    with FakeKube(tick=0.05, worker_cap=0) as kube:
+        api = kube.api_client()
+        from kubernetes import client
+        client.CoreV1Api(api).create_namespace({"metadata": {"name": "team-a"}})
+        with pytest.raises(TimeoutError):
+            new_cluster(api, namespace="team-a", timeout=0.3, **SMALL)
+        assert "team-a" in kube.live_namespaces()
+        assert ("DELETE", "/apis/ray.io/v1/namespaces/team-a/rayclusters/mars", 200) in kube.requests
+        assert not kube.objects
+
+
+def _create(api, namespace, manifest):
+    from kubernetes import client
+    client.CoreV1Api(api).create_namespace({"metadata": {"name": namespace}})
+    manifest["metadata"]["namespace"] = namespace
+    return client.CustomObjectsApi(api).create_namespaced_custom_object(
+        GROUP, VERSION, namespace, PLURAL, manifest)
+
+
+def test_attach_reads_endpoint_from_status_and_stop_deletes_only_the_raycluster():
+    ports = {"client": 31001, "dashboard": 31265, "gcs-server": 31379}
+    with FakeKube(ports=ports, tick=0.02) as kube:
+        api = kube.api_client()
+        _create(api, "ns-a", build_manifest(worker_cpu=1, worker_mem="1G", service_type="ClusterIP"))
+        with pytest.raises(RuntimeError, match="no client endpoint"):  # head not up yet
+            KubernetesClusterClient(api, "ns-a", service_type="ClusterIP", connect=False)
+        time.sleep(0.2)
+        client = KubernetesClusterClient(api, "ns-a", service_type="ClusterIP", connect=False)
+        assert client.endpoint == "ray://127.0.0.1:31001"
+        client.stop(wait=True, timeout=5)
+        assert "ns-a" in kube.live_namespaces() and not kube.objects
+        client.stop()  # stopping twice is harmless (404 ignored)
+
+
+def test_api_server_rejects_schema_violations_with_422():
+    with FakeKube() as kube:
+        manifest = build_manifest(worker_cpu=1, worker_mem="1G")
+        manifest["spec"]["workerGroupSpecs"][0]["replicas"] = "two"
+        with pytest.raises(ApiException) as info:
+            _create(kube.api_client(), "ns-b", manifest)
+        assert info.value.status == 422 and "replicas" in info.value.body

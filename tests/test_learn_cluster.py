@@ -9,6 +9,7 @@ from sklearn.cluster import KMeans as SKKMeans
 from sklearn.datasets import make_blobs
 from sklearn.metrics import adjusted_rand_score
 
+import mars_on_ray.dataframe as md
 import mars_on_ray.tensor as mt
 from mars_on_ray.learn.cluster import KMeans, k_means
 from learn_support import local_session  # noqa: F401
@@ -22,7 +23,9 @@ def _same_partition(a, b):
 
 
 @pytest.mark.parametrize("algorithm", ["lloyd", "elkan"])
-@pytest.mark.parametrize("data", [mt.tensor(X, chunk_size=(170, 3)), X, pd.DataFrame(X)])
+@pytest.mark.parametrize("data", [mt.tensor(X, chunk_size=(170, 3)), X, pd.DataFrame(X),
+                                  md.DataFrame(pd.DataFrame(X), chunk_size=130)],
+                         ids=["tensor", "numpy", "pandas", "mars-frame"])
 def test_fixed_init_matches_sklearn(local_session, data, algorithm):
     init = X[:6]
     ours = KMeans(6, init=init, max_iter=20, algorithm=algorithm).fit(data)
@@ -105,6 +108,13 @@ def test_bad_input_errors_like_sklearn(local_session):
             ours.fit(X)
     with pytest.raises(ValueError):
         KMeans(2).fit(X[:, 0])
+    bad = X.copy()
+    bad[400, 1] = np.nan
+    for data in (bad, mt.tensor(bad, chunk_size=170)):  # lazy input: found by the first pass
+        with pytest.raises(ValueError):
+            KMeans(2).fit(data)
+    with pytest.raises(ValueError):
+        SKKMeans(2).fit(bad)
     est = KMeans(6, init=X[:6]).fit(X)
     with pytest.raises(ValueError):
         est.predict(X[:, :3])

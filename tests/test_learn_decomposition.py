@@ -74,3 +74,8 @@ def test_protocol_and_errors(local_session):
         est.transform(X[:, :3])
     with pytest.raises(ValueError):
         PCA(2).fit(X[:, 0])
+    bad = X.copy()
+    bad[100, 2] = np.inf
+    for fit in (PCA(2).fit, TruncatedSVD(2).fit, skd.PCA(2).fit):
+        with pytest.raises(ValueError):
+            fit(mt.tensor(bad, chunk_size=70) if fit.__self__.__module__.startswith("mars") else bad)

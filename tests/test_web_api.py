@@ -274,3 +274,55 @@ def test_web_command_serves_the_cluster_and_new_session_attaches_by_url(session,
 
     assert ray.get(get_service("web").address.remote()) is None  # stopped with the command
     assert ray.get(get_service("web").start.remote()).startswith("http://127.0.0.1:")
+
+
+def test_progress_records_are_bounded_and_link_stages(monkeypatch):
+    import asyncio
+
+    from mars_on_ray.services import progress as progress_mod
+
+    monkeypatch.setattr(progress_mod, "KEEP_TASKS", 3)
+    monkeypatch.setattr(progress_mod, "KEEP_SUBTASKS", 10)
+    service = progress_mod.ProgressService()
+
+    async def run_task(task_id: str, n: int):
+        await service.task_started(task_id, "s", "op", {"nodes": [], "edges": []})
+        stage, first = await service.stage_submitted(task_id, [("a", [], [f"{task_id}-{i}"], 1) for i in range(n)])
+        # a second stage reads every output of the first
+        stage2, first2 = await service.stage_submitted(task_id, [("b", [f"{task_id}-{i}" for i in range(n)], ["out"], 1)])
+        assert (stage, first, stage2, first2) == (0, 0, 1, n)
+        await service.subtasks_finished(task_id, stage, first, [(i, "node", 1.0, 2.0, True) for i in range(n)])
+        assert (await service.counts(task_id))[:2] == (n, n + 1)
+        detail = await service.task(task_id)
+        assert detail["subtask_graph"]["nodes"][-1]["state"] == "running"  # its inputs are done
+        assert sorted(detail["subtask_graph"]["edges"]) == [[i, n] for i in range(n)]
+        await service.task_ended(task_id, "done")
+
+    async def main():
+        for i in range(5):
+            await run_task(f"t{i}", 2)
+        assert [t["task_id"] for t in await service.tasks()] == ["t2", "t3", "t4"]
+        for i in range(5, 8):
+            await run_task(f"t{i}", 4)  # 5 records a task: only two fit in 10
+        assert [t["task_id"] for t in await service.tasks()] == ["t6", "t7"]
+        assert len(await service.node_runs("node")) == 2 * 5 + 4 * 3
+
+    asyncio.run(main())
+
+
+def test_running_map_jobs_are_listed(session):
+    from mars_on_ray import remote
+
+    # a lambda: pickled by value (Ray's workers cannot import this test module)
+    slow_square = lambda x: (__import__("time").sleep(1.0), x * x)[1]  # noqa: E731
+    results = remote.map(slow_square, range(8), job_name="web_listed", show_progress=False)
+    seen, values = [], []
+    try:
+        for value in results:  # the job publishes its status as it goes
+            values.append(value)
+            seen += [j for j in _api(session, "/api/map_jobs") if j["job_name"] == "web_listed"]
+    finally:
+        results.close()
+    assert values == [x * x for x in range(8)]
+    assert seen and {j["state"] for j in seen} == {"running"} and {j["total"] for j in seen} == {8}
+    assert max(j["done"] for j in seen) >= 1  # progress, not only the job's start

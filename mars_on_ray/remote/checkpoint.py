@@ -103,21 +103,8 @@ class JobStore:
             return pickle.load(f)
 
     def write_bytes(self, name: str, data: bytes) -> None:
-        """Write ``name`` (relative to the job folder) atomically: a temporary file in the same
-        folder, then a move onto the final name."""
-        final = self.path(name)
-        folder, base = posixpath.split(final)
-        tmp = posixpath.join(folder, f"{_TMP}{uuid.uuid4().hex}-{base}")
-        try:
-            with self.fs.open(tmp, "wb") as f:
-                f.write(data)
-            self.fs.mv(tmp, final)
-        except BaseException:
-            try:
-                self.fs.rm(tmp)
-            except Exception:
-                pass
-            raise
+        """Write ``name`` (relative to the job folder) atomically."""
+        write_atomically(self.fs, self.path(name), data)
 
     def remove_temporaries(self) -> None:
         """Remove temporary files left by writers that died (run when no writer is left)."""
@@ -132,3 +119,21 @@ class JobStore:
                         self.fs.rm(name)
                     except FileNotFoundError:
                         pass
+
+
+def write_atomically(fs: fsspec.AbstractFileSystem, path: str, data: bytes) -> None:
+    """Write ``data`` to ``path`` so that no reader ever sees part of it: a temporary file
+    (``.tmp-*``) in the same folder, then a move onto the final name (a rename on local disks;
+    object stores publish an object whole)."""
+    folder, base = posixpath.split(path)
+    tmp = posixpath.join(folder, f"{_TMP}{uuid.uuid4().hex}-{base}")
+    try:
+        with fs.open(tmp, "wb") as f:
+            f.write(data)
+        fs.mv(tmp, path)
+    except BaseException:
+        try:
+            fs.rm(tmp)
+        except Exception:
+            pass
+        raise

@@ -62,7 +62,9 @@ def map(func: Callable[[Any], Any], iterable: Iterable, *, max_simultaneous: int
         payload = ray.cloudpickle.dumps(func)
     except Exception as exc:
         raise TypeError(f"mr.map: the function cannot be pickled: {exc}") from exc
-    options = {"num_cpus": num_cpus, "num_gpus": num_gpus}
+    # Ray re-runs a task whose worker died (not one whose function raised: that is ours)
+    options = {"num_cpus": num_cpus, "num_gpus": num_gpus, "max_retries": 3,
+               "retry_exceptions": False}
     if memory is not None:
         options["memory"] = parse_memory(memory)
     store = JobStore(str(checkpoint), job_name) if checkpoint is not None else None

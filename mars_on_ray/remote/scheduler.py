@@ -22,7 +22,8 @@ from .worker import run_batch
 
 #: a batch of trivial inputs aims at this many seconds of work per Ray task
 TARGET_TASK_SECONDS = 0.2
-MAX_BATCH = 1000
+MIN_TASK_SECONDS = 0.02
+MAX_BATCH = 10_000
 #: a task is a straggler after this many times the median of its finished peers ...
 STRAGGLER_FACTOR = 3.0
 #: ... once this many inputs have finished, and never before this many seconds
@@ -148,9 +149,11 @@ class MapScheduler:
         recent = self.status.durations[-200:]
         if len(recent) < 2:
             return 1
-        size = int(TARGET_TASK_SECONDS / max(statistics.median(recent), 1e-7))
-        if self.total is not None:  # smaller batches at the end keep every worker busy
-            size = min(size, -(-(self.total - self.read) // (2 * self.slots)))
+        seconds = max(statistics.median(recent), 1e-7)
+        size = int(TARGET_TASK_SECONDS / seconds)
+        if self.total is not None:  # smaller batches at the end keep every worker busy ...
+            tail = -(-(self.total - self.read) // (2 * self.slots))
+            size = min(size, max(tail, int(MIN_TASK_SECONDS / seconds)))  # ... within reason
         return max(1, min(MAX_BATCH, size))
 
     def _window_full(self) -> bool:
@@ -241,6 +244,7 @@ class MapScheduler:
             self.queue.append(batch)
             return
         batch.done = True
+        batch.attempts.clear()
         for index in batch.indices:
             self._fail(index, exc, batch.system_failures, None)
 
@@ -285,6 +289,7 @@ class MapScheduler:
             if other is not winner and other.outcomes in self.attempts:
                 del self.attempts[other.outcomes]
                 _cancel(other)
+        winner.batch.attempts.clear()  # no batch <-> attempt cycle keeps results alive
 
     # -- stragglers ----------------------------------------------------------------------------
     def _copy_stragglers(self) -> None:
@@ -355,6 +360,7 @@ class MapScheduler:
         cancelled = list(self.attempts.values())
         for attempt in cancelled:
             _cancel(attempt)
+            attempt.batch.attempts.clear()
         if cancelled:  # let cancelled writers stop before removing what they left
             ray.wait([a.outcomes for a in cancelled], num_returns=len(cancelled), timeout=10)
         self.attempts.clear()

@@ -48,14 +48,14 @@ def run_batch(job_id: str, payload: bytes, keys, store, many, *one):
         start = time.perf_counter()
         try:
             value = func(item)
+            seconds = time.perf_counter() - start
+            if store is not None:  # a result that cannot be stored fails like the function
+                store.save(key, value)
         except Exception as exc:
             outcomes.append((False, time.perf_counter() - start, _portable(exc),
                              traceback.format_exc(limit=-8)))
             results.append(None)
             continue
-        seconds = time.perf_counter() - start
-        if store is not None:
-            store.save(key, value)
         outcomes.append((True, seconds))
         results.append(value)
     return outcomes, results

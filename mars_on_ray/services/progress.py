@@ -16,6 +16,7 @@ from ..core.graph_view import link_subtasks
 from .registry import Service
 
 KEEP_TASKS = 200  # finished tasks kept for the dashboard
+KEEP_SUBTASKS = 200_000  # ... and at most about this many subtask records among them (~100 B each)
 KEEP_RUNS_PER_NODE = 200  # recent subtasks kept per node
 MAX_SUBTASK_DETAIL = 50_000  # subtasks of one task kept one by one (beyond: counts only)
 
@@ -23,7 +24,7 @@ MAX_SUBTASK_DETAIL = 50_000  # subtasks of one task kept one by one (beyond: cou
 WAITING, RUNNING, DONE, FAILED, CANCELLED = "waiting", "running", "done", "failed", "cancelled"
 
 
-@dataclass
+@dataclass(slots=True)
 class SubtaskRecord:
     label: str
     inputs: list[int]  # indices (in the task) of the subtasks whose outputs this one reads
@@ -123,6 +124,7 @@ class ProgressService(Service):
         if record is None:
             return
         record.state, record.error, record.ended = state, error, time.time()
+        record.producer = {}  # only needed to link the subtasks of later stages
         record.timings = dict(timings or {})
         for sub in record.subtasks:
             if sub.state in (WAITING, RUNNING):
@@ -132,6 +134,7 @@ class ProgressService(Service):
                 stage[0] = stage[1]
         for node in record.graph.get("nodes", ()):
             node["state"] = state
+        self._trim()
 
     # -- written by SchedulingService ----------------------------------------------------------
     async def stage_submitted(self, task_id: str, subtasks: list[tuple]) -> tuple[int, int]:
@@ -189,6 +192,10 @@ class ProgressService(Service):
         return list(self._node_runs.get(node_id, ()))
 
     def _trim(self) -> None:
+        """Forget the oldest finished tasks beyond KEEP_TASKS or KEEP_SUBTASKS."""
         finished = [k for k, r in self._tasks.items() if r.state != RUNNING]
-        for key in finished[: max(0, len(finished) - KEEP_TASKS)]:
-            del self._tasks[key]
+        kept = sum(len(r.subtasks) for r in self._tasks.values())
+        for i, key in enumerate(finished):
+            if len(finished) - i <= KEEP_TASKS and kept <= KEEP_SUBTASKS:
+                break
+            kept -= len(self._tasks.pop(key).subtasks)

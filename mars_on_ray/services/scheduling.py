@@ -43,6 +43,7 @@ class _TaskRefs:
         self.meta_refs: list[ray.ObjectRef] = []
         self.done = 0
         self.nodes: dict[str, int] = {}  # node id -> subtasks that ran there
+        self.about: dict[ray.ObjectRef, tuple[str, int]] = {}  # meta ref -> (label, memory)
 
 
 class SchedulingService(Service):
@@ -71,6 +72,7 @@ class SchedulingService(Service):
             out = submit_subtask(spec, [task.refs[k] for k in spec.input_keys], max_retries)
             task.refs.update(zip(spec.output_keys, out[1:]))
             meta_refs.append(out[0])
+            task.about[out[0]] = (spec.label, spec.memory)
         task.meta_refs.extend(meta_refs)
         results = await self._gather(task, meta_refs, task_id, stage)
         if self._tasks.get(task_id) is not task:
@@ -103,12 +105,46 @@ class SchedulingService(Service):
                 self._cancel(task)
                 failed = await asyncio.to_thread(_failed_runs, ready, position)
                 await progress.subtasks_finished.remote(task_id, *stage, failed)
+                if isinstance(exc, ray.exceptions.OutOfMemoryError):
+                    raise SubtaskFailed(self._memory_error(task, ready, exc)) from None
                 raise SubtaskFailed(unwrap_error(exc)) from None
             values.update(zip(ready, got))
             task.done += len(ready)
             await progress.subtasks_finished.remote(task_id, *stage, [
                 (position[r], *getattr(v, "run", (None, None, None)), True) for r, v in zip(ready, got)])
         return [values[r] for r in refs]
+
+    async def load_checkpointed(self, session_id: str, task_id: str, url: str,
+                                keys: list[str]) -> dict[str, tuple]:
+        """Load persisted chunks (storage/checkpoint) into the task as if it had computed them;
+        returns their metas by key."""
+        from ..storage.checkpoint import load_task
+
+        task = self._tasks.setdefault(task_id, _TaskRefs(session_id))
+        meta_refs = []
+        for key in keys:
+            meta_ref, ref = load_task.options(name=f"load_checkpoint:{key[:12]}").remote(url, key)
+            task.refs[key] = ref
+            meta_refs.append(meta_ref)
+        task.meta_refs.extend(meta_refs)
+        metas = dict(zip(keys, await self._gather(task, meta_refs)))
+        await self.service("meta").set.remote(session_id, metas)
+        return metas
+
+    @staticmethod
+    def _memory_error(task: _TaskRefs, ready: list, exc: BaseException) -> MemoryError:
+        """A MemoryError naming the operation whose subtask Ray's memory monitor killed."""
+        from ..storage.memory import killed_for_memory
+
+        for ref in ready:
+            try:
+                ray.get(ref, timeout=0)
+            except ray.exceptions.OutOfMemoryError:
+                label, memory = task.about.get(ref, ("a subtask", 0))
+                return killed_for_memory(label, memory, exc)
+            except Exception:
+                continue
+        return killed_for_memory("a subtask", 0, exc)
 
     async def values(self, session_id: str, task_id: str, keys: list[str]) -> list:
         """The values of (small) chunks a task computed or the session stores, for tiling."""

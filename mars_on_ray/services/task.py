@@ -40,6 +40,8 @@ class TaskState:
     paths: list[str] = field(default_factory=list)  # per stage: small-data or distributed, why
     node_cpus: int = 1
     nodes: dict[str, int] = field(default_factory=dict)  # node id -> subtasks run there
+    persisted: set[str] | None = None  # chunk keys found under options.checkpoint
+    loaded: int = 0  # chunks loaded from the checkpoint instead of computed
 
 
 _CPUS_TTL = 10.0  # seconds a reading of the cluster's CPUs is reused (a GCS call per task is waste)
@@ -61,6 +63,15 @@ def _cpu_counts() -> tuple[int, int]:
 def _submitted_graph(roots: list[TileableData]) -> dict:
     """The tileable graph as submitted (shown until the optimized one replaces it)."""
     return plan_graph(topo_order(roots))
+
+
+def _declared_memory(specs, chunks: list[ChunkData], known: set[str]) -> list[int]:
+    """Per subtask, the memory it declares to Ray (storage/memory.py)."""
+    from ..storage.memory import largest_node_memory, subtask_memory
+
+    cap = largest_node_memory()
+    nodes = {c.key: c for c in topo_order(chunks, stop=lambda c: c.key in known)}
+    return [subtask_memory(spec, nodes, cap) for spec in specs]
 
 
 def _next_request(driver, reply):
@@ -89,6 +100,7 @@ class TaskService(Service):
                      client_options: dict | None = None) -> str:
         """Start running ``graph``; ``hold`` are root keys the client keeps alive afterwards;
         ``client_options``: the client's ``options``, in force while this task runs."""
+        await self.service("session").check.remote(session_id)
         state = TaskState(uuid.uuid4().hex[:16], session_id, graph.roots, hold)
         name = ", ".join(dict.fromkeys(r.op.name for r in graph.roots))
         await self.service("progress").task_started.remote(
@@ -109,7 +121,7 @@ class TaskService(Service):
         self._tasks.pop(task_id, None)
         status = {"done": True, "subtasks_done": state.subtasks, "subtasks_total": state.subtasks,
                   "stages": state.stages, "timings": state.timings, "paths": state.paths,
-                  "nodes": state.nodes}
+                  "nodes": state.nodes, "loaded": state.loaded}
         if state.future.cancelled():
             status["error"] = asyncio.CancelledError("the task was cancelled")
         elif state.future.exception() is not None:
@@ -211,6 +223,8 @@ class TaskService(Service):
         closure = await asyncio.to_thread(
             lambda: [c.key for c in topo_order(chunks) if c.key not in state.made])
         stored = await self.service("storage").stored.remote(state.session_id, closure)
+        if options.checkpoint:
+            await self._load_checkpointed(state, chunks, set(stored))
         started = time.perf_counter()
         stage = await asyncio.to_thread(plan_stage, chunks, state.made | set(stored), state.node_cpus)
         if stage is not None:
@@ -218,8 +232,11 @@ class TaskService(Service):
             state.paths.append(stage.path)
             await self.service("progress").task_path.remote(state.task_id, stage.path)
             specs = stage.specs
+            checkpoint = options.checkpoint
+            memory = await asyncio.to_thread(_declared_memory, specs, chunks, state.made | set(stored))
             payloads = await asyncio.to_thread(
-                lambda: [SubtaskPayload.of(s, c) for s, c in zip(specs, stage.cpus)])
+                lambda: [SubtaskPayload.of(s, c, checkpoint, m)
+                         for s, c, m in zip(specs, stage.cpus, memory)])
             state.timings["fuse"] += time.perf_counter() - started
             started = time.perf_counter()
             state.subtasks += len(specs)
@@ -238,6 +255,22 @@ class TaskService(Service):
             found = await self.service("meta").get.remote(state.session_id, missing)
             state.metas.update({k: m for k, m in zip(missing, found) if m is not None})
         return state.metas
+
+    async def _load_checkpointed(self, state: TaskState, chunks: list[ChunkData],
+                                 stored: set[str]) -> None:
+        """Load the chunks persisted under ``options.checkpoint`` that ``chunks`` need."""
+        from ..storage.checkpoint import persisted_keys, resumable
+
+        url = options.checkpoint
+        if state.persisted is None:
+            state.persisted = await asyncio.to_thread(persisted_keys, url)
+        keys = await asyncio.to_thread(resumable, chunks, state.made | stored, state.persisted)
+        if keys:
+            metas = await self.service("scheduling").load_checkpointed.remote(
+                state.session_id, state.task_id, url, keys)
+            state.made.update(metas)
+            state.metas.update(metas)
+            state.loaded += len(keys)
 
     @staticmethod
     def _describe(root: TileableData, tiled, metas: dict[str, tuple]) -> TileableResult:

@@ -46,6 +46,7 @@ class Api:
                 web.get("/api/sessions/{session_id}/tasks", self.session_tasks),
                 web.get("/api/tasks/{task_id}", self.task),
                 web.get("/api/workers/{node_id}", self.worker),
+                web.get("/api/map_jobs", self.map_jobs),
                 web.get("/api/openapi.json", self.openapi)]
 
     async def connect(self, request: web.Request) -> web.Response:
@@ -112,6 +113,12 @@ class Api:
                       "recent_subtasks": await _call("progress", "node_runs", node_id),
                       "memory": self.nodes.memory(node_id), "logs": self.nodes.logs(node_id)})
 
+    async def map_jobs(self, request: web.Request) -> web.Response:
+        """Running ``mr.map`` jobs: the status documents they publish in Ray's key-value store."""
+        from ..remote.status import running_jobs
+
+        return _json(await asyncio.to_thread(running_jobs))
+
     async def openapi(self, request: web.Request) -> web.Response:
         from .openapi import spec
 
@@ -120,6 +127,8 @@ class Api:
 
 def ray_address() -> str | None:
     """The GCS address of the cluster this process belongs to."""
+    if not ray.is_initialized():  # never let the runtime context start or join a cluster
+        return None
     try:
         return ray.get_runtime_context().gcs_address
     except Exception:

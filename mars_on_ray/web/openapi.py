@@ -18,6 +18,8 @@ _PATHS = {
     "/api/sessions/{session_id}/tasks": ("A session's tasks with progress", {"type": "array", "items": _TASK},
                                          ["session_id"]),
     "/api/tasks/{task_id}": ("One task with its tileable graph and fused subtask graph", _TASK, ["task_id"]),
+    "/api/map_jobs": ("Running mr.map jobs: progress counters, durations, recent errors",
+                      {"type": "array", "items": _OBJ}, []),
     "/api/workers/{node_id}": ("One node: recent subtasks, memory samples, log tails", _OBJ, ["node_id"]),
 }
 

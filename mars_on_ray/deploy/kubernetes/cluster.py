@@ -185,11 +185,13 @@ def build_manifest(image=None, supervisor_num=1, supervisor_cpu=1, supervisor_me
     if service_type not in ("NodePort", "ClusterIP", "LoadBalancer"):
         raise ValueError(f"service_type {service_type!r}: use 'NodePort', 'ClusterIP' or 'LoadBalancer'")
     image = image or manifests.DEFAULT_IMAGE
-    head = manifests.head_group(image, supervisor_cpu, supervisor_mem, supervisor_extra_env, service_type)
+    spill = manifests.spill_volumes(worker_spill_paths)
+    head = manifests.head_group(image, supervisor_cpu, supervisor_mem, supervisor_extra_env,
+                                service_type, spill)
     workers = manifests.worker_group(
         image, worker_num, worker_cpu, worker_mem,
         cache_mem=worker_cache_mem or manifests.DEFAULT_WORKER_CACHE_MEM,
-        spill_paths=worker_spill_paths, extra_env=worker_extra_env)
+        spill=spill, extra_env=worker_extra_env)
     return rules.check(manifests.raycluster(name, namespace, head, [workers], token_auth=token_auth))
 
 

@@ -8,8 +8,9 @@ from __future__ import annotations
 
 import ray
 
-from ...storage.tuning import parse_size
-from .tuning import worker_tuning_params
+from typing import NamedTuple
+
+from ...storage.tuning import WorkerTuning, parse_size
 
 API_VERSION = "ray.io/v1"
 RAY_VERSION = ray.__version__
@@ -47,7 +48,18 @@ def _resources(cpu, mem_bytes: int | None) -> dict:
     return {"requests": dict(amounts), "limits": dict(amounts)} if amounts else {}
 
 
-def spill_volumes(spill_paths) -> tuple[list[dict], list[dict], list[str]]:
+class Spill(NamedTuple):
+    """Spill storage for every pod: volumes, their mounts, the directories inside the pod."""
+
+    volumes: list[dict]
+    mounts: list[dict]
+    dirs: list[str]
+
+
+NO_SPILL = Spill([], [], [])
+
+
+def spill_volumes(spill_paths) -> Spill:
     """Volumes, mounts and in-pod directories for Mars' ``worker_spill_paths``.
 
     A string is a directory on the host (a ``hostPath`` volume, as in Mars); a dict is a
@@ -67,11 +79,22 @@ def spill_volumes(spill_paths) -> tuple[list[dict], list[dict], list[str]]:
                             f"(dict with 'name' and 'mountPath'), not {path!r}")
         mounts.append({"name": name, "mountPath": mount})
         dirs.append(mount)
-    return volumes, mounts, dirs
+    return Spill(volumes, mounts, dirs)
 
 
-def head_group(image: str, cpu=1, mem="4G", extra_env=None, service_type="ClusterIP") -> dict:
-    """The head group: GCS, dashboard, Ray Client server and the mars_on_ray services."""
+def _with_spill(container: dict, pod_spec: dict, spill: Spill) -> None:
+    if spill.mounts:
+        container["volumeMounts"] = container.get("volumeMounts", []) + list(spill.mounts)
+        pod_spec["volumes"] = pod_spec.get("volumes", []) + list(spill.volumes)
+
+
+def head_group(image: str, cpu=1, mem="4G", extra_env=None, service_type="ClusterIP",
+               spill: Spill = NO_SPILL) -> dict:
+    """The head group: GCS, dashboard, Ray Client server and the mars_on_ray services.
+
+    The spill directories are set here (Ray hands the head's spilling config to every node),
+    and their volumes are mounted in every pod.
+    """
     container = {
         "name": HEAD_CONTAINER, "image": image,
         "ports": [{"name": "gcs-server", "containerPort": GCS_PORT},
@@ -80,35 +103,35 @@ def head_group(image: str, cpu=1, mem="4G", extra_env=None, service_type="Cluste
         "resources": _resources(cpu, parse_size(mem) if mem is not None else None),
         "lifecycle": {"postStart": {"exec": {"command": ["/bin/sh", "-c", SERVICES_HOOK]}}},
     }
-    if extra_env:
-        container["env"] = _env(extra_env)
+    env = _env(extra_env) + WorkerTuning(spill_dirs=spill.dirs).kuberay_env(head=True)
+    if env:
+        container["env"] = env
+    pod_spec: dict = {"containers": [container]}
+    _with_spill(container, pod_spec, spill)
     return {
         "serviceType": service_type,
         # no chunk runs on the head, as no Mars subtask ran on a supervisor
         "rayStartParams": {"num-cpus": "0", "dashboard-host": "0.0.0.0"},
-        "template": {"spec": {"containers": [container]}},
+        "template": {"spec": pod_spec},
     }
 
 
 def worker_group(image: str, replicas: int, cpu, mem, cache_mem=DEFAULT_WORKER_CACHE_MEM,
-                 spill_paths=None, extra_env=None, min_replicas: int | None = None) -> dict:
-    """One worker group of ``replicas`` pods with Mars' worker tuning as ``rayStartParams``."""
+                 spill: Spill = NO_SPILL, extra_env=None, min_replicas: int | None = None) -> dict:
+    """One worker group of ``replicas`` pods; Mars' ``cache_mem`` (bytes or a share of ``mem``)
+    becomes the object store through the one tuning object."""
     mem_bytes = parse_size(mem)
-    volumes, mounts, spill_dirs = spill_volumes(spill_paths)
     container = {"name": WORKER_CONTAINER, "image": image, "resources": _resources(cpu, mem_bytes)}
     if extra_env:
         container["env"] = _env(extra_env)
-    if mounts:
-        container["volumeMounts"] = mounts
-    spec: dict = {"containers": [container]}
-    if volumes:
-        spec["volumes"] = volumes
+    pod_spec: dict = {"containers": [container]}
+    _with_spill(container, pod_spec, spill)
     minimum = replicas if min_replicas is None else min_replicas
     return {
         "groupName": WORKER_GROUP, "replicas": replicas,
         "minReplicas": minimum, "maxReplicas": max(replicas, minimum),
-        "rayStartParams": worker_tuning_params(cache_mem, spill_dirs, mem_bytes),
-        "template": {"spec": spec},
+        "rayStartParams": WorkerTuning(cache_mem=cache_mem).kuberay_start_params(mem_bytes),
+        "template": {"spec": pod_spec},
     }
 
 

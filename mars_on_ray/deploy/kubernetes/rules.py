@@ -132,7 +132,10 @@ def cluster_spec_problems(spec: dict, metadata: dict | None = None) -> list[str]
             out.append(f"{where}: groupName is used twice")
         names.add(gname)
         out += _pod_problems(where, group.get("template"))
-        lo, hi, replicas = group.get("minReplicas"), group.get("maxReplicas"), group.get("replicas")
+        lo, hi, replicas = (group.get(k) for k in ("minReplicas", "maxReplicas", "replicas"))
+        if not all(v is None or isinstance(v, int) for v in (lo, hi, replicas)):
+            out.append(f"{where}: minReplicas, maxReplicas and replicas must be integers")
+            lo, hi, replicas = (v if isinstance(v, int) else None for v in (lo, hi, replicas))
         if not autoscaling and (lo is None or hi is None):
             out.append(f"{where} must set both minReplicas and maxReplicas when autoscaling is disabled")
         for field, value in (("minReplicas", lo), ("maxReplicas", hi), ("replicas", replicas)):

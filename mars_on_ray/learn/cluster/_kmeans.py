@@ -21,9 +21,7 @@ from . import _kernels as K
 _INITS = ("k-means||", "k-means++", "random")
 
 
-def as_features(X):
-    """X as a float tensor checked like scikit-learn's ``check_array``."""
-    return check_array(X, dtype=[np.float64, np.float32])
+as_features = moments.checked_features
 
 
 def as_weights(sample_weight, n):
@@ -47,7 +45,7 @@ def _persist(X, sample_weight) -> tuple[_Data, float]:
     returns the data and the mean column variance."""
     n = int(X.shape[0])
     w = None if sample_weight is None else as_weights(sample_weight, n)
-    scatter = moments.scatter([X], label="KMeans.fit")
+    scatter = moments.scatter([X], label="KMeans.fit", check_finite=True)
     _session.execute(*([X, scatter] if w is None else [X, w, scatter]))
     _, _, S = scatter.fetch()
     data = _Data(X, w, None if w is None else np.asarray(w.fetch()), n, arange(n))
@@ -169,7 +167,7 @@ class KMeans(TransformerMixin, ClusterMixin, BaseEstimator):
 
     def _checked(self, X):
         check_is_fitted(self)
-        X = as_features(X)
+        X = check_array(X, dtype=[np.float64, np.float32])
         if X.shape[1] != self.n_features_in_:
             raise ValueError(f"X has {X.shape[1]} features, but KMeans is expecting "
                              f"{self.n_features_in_} features as input.")

@@ -16,8 +16,7 @@ from ._svd import eigh_svd, flip_by_rows, randomized_svd, tsqr_svd
 _SOLVERS = ("auto", "full", "covariance_eigh", "arpack", "randomized", "tsqr")
 
 
-def as_features(X):
-    return check_array(X, dtype=[np.float64, np.float32])
+as_features = moments.checked_features
 
 
 def _project(x, *, mean, components, scale):
@@ -38,7 +37,7 @@ class _Projection(TransformerMixin, BaseEstimator):
     def transform(self, X):
         """X projected on the components: a lazy tensor."""
         check_is_fitted(self)
-        X = as_features(X)
+        X = check_array(X, dtype=[np.float64, np.float32])
         if X.shape[1] != self.n_features_in_:
             raise ValueError(f"X has {X.shape[1]} features, but {type(self).__name__} is expecting "
                              f"{self.n_features_in_} features as input.")
@@ -118,7 +117,7 @@ class PCA(_Projection):
         if solver == "randomized" and not isinstance(k, numbers.Integral):
             raise ValueError("n_components must be an int with svd_solver='randomized'")
         X.execute()  # read again by the solver's graphs
-        total, mean, scatter = moments.scatter([X], label="PCA.fit").fetch()
+        total, mean, scatter = moments.scatter([X], label="PCA.fit", check_finite=True).fetch()
         if solver == "covariance_eigh":
             S, Vt = eigh_svd(scatter)
         elif solver == "randomized":
@@ -179,7 +178,7 @@ class TruncatedSVD(_Projection):
         if (self.algorithm == "arpack" and k >= d) or k > d:
             raise ValueError(f"n_components({k}) must be <= n_features({d}).")
         X.execute()
-        total, mean, scatter = moments.scatter([X], label="TruncatedSVD.fit").fetch()
+        total, mean, scatter = moments.scatter([X], label="TruncatedSVD.fit", check_finite=True).fetch()
         zero = np.zeros(d, dtype=X.dtype)
         if self.algorithm == "arpack":
             S, Vt = tsqr_svd(X, zero)
