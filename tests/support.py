@@ -91,3 +91,21 @@ def stored_chunks() -> dict:
     from mars_on_ray.services import get_service
 
     return ray.get(get_service("storage").stats.remote())
+
+
+class NoteNodeThenAddOne:
+    """+1 after leaving a file named after the node it runs on in ``directory`` (tests wait
+    for work to reach a node before killing it) and sleeping ``seconds``."""
+
+    def __init__(self, directory: str, seconds: float = 0.5):
+        self.directory, self.seconds = directory, seconds
+
+    def __call__(self, x):
+        import os
+        import time
+        import uuid
+
+        node = ray.get_runtime_context().get_node_id()
+        open(os.path.join(self.directory, f"{node}.{uuid.uuid4().hex}"), "w").close()
+        time.sleep(self.seconds)
+        return x + 1

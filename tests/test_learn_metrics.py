@@ -100,6 +100,17 @@ def test_multilabel_confusion_matrix(y, p):
               skm.multilabel_confusion_matrix(y, p, sample_weight=W))
 
 
+def test_multilabel_confusion_matrix_samplewise():
+    assert_eq(lm.multilabel_confusion_matrix(mt.tensor(ML_T, chunk_size=(9, 3)), ML_P, samplewise=True),
+              skm.multilabel_confusion_matrix(ML_T, ML_P, samplewise=True))
+    assert_eq(lm.multilabel_confusion_matrix(mt.tensor(ML_T, chunk_size=9), ML_P, samplewise=True, sample_weight=W),
+              skm.multilabel_confusion_matrix(ML_T, ML_P, samplewise=True, sample_weight=W))
+    with pytest.raises(ValueError):
+        skm.multilabel_confusion_matrix(Y3, P3, samplewise=True)
+    with pytest.raises(ValueError, match="Samplewise"):
+        lm.multilabel_confusion_matrix(mt.tensor(Y3, chunk_size=9), P3, samplewise=True)
+
+
 def test_multilabel_confusion_matrix_labels_shape_known():
     got = lm.multilabel_confusion_matrix(mt.tensor(Y3, chunk_size=11), P3, labels=[0, 2])
     assert got.shape == (2, 2, 2)

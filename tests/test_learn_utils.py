@@ -136,3 +136,67 @@ def test_check_is_fitted():
     with pytest.raises(NotFittedError):
         check_is_fitted(LinearRegression())
     check_is_fitted(LinearRegression().fit(X, np.arange(11)))
+
+
+# --- multiclass ------------------------------------------------------------------------
+
+from sklearn import utils as sku  # noqa: E402
+from sklearn.utils import multiclass as skmc  # noqa: E402
+
+from mars_on_ray.learn.utils import shuffle  # noqa: E402
+from mars_on_ray.learn.utils.multiclass import is_multilabel, type_of_target, unique_labels  # noqa: E402
+
+TARGETS = [np.array([0, 1, 1, 0, 1]), np.arange(23) % 5, np.array([0.0, 1.0, 2.5, 3.0]),
+           np.array(["a", "b", "a"]), np.array([[0, 1], [1, 1], [0, 0]]),
+           np.array([[0, 1, 2], [1, 1, 0]]), np.array([[0.5, 1.0], [1.0, 1.0]]),
+           np.array([1.0, 2.0, 3.0, 2.0]), np.array([[1, 2], [2, 1]]), np.array([[1], [0], [1]]),
+           np.array([3.0, 3.0, 3.0, 7.25]), np.array([True, False, True])]
+
+
+@pytest.mark.parametrize("y", TARGETS, ids=range(len(TARGETS)))
+@pytest.mark.parametrize("chunk", [1, 2, 3])
+def test_type_of_target_matches_sklearn(y, chunk):
+    t = mt.tensor(y, chunk_size=chunk)
+    assert compute(type_of_target(t)) == skmc.type_of_target(y)
+    assert bool(compute(is_multilabel(t))) == skmc.is_multilabel(y)
+    assert type_of_target(y) == skmc.type_of_target(y)  # in-memory: scikit-learn's answer now
+
+
+def test_type_of_target_frames_and_non_finite():
+    s = pd.Series(np.arange(10) % 3)
+    assert compute(type_of_target(md.Series(s, chunk_size=4))) == "multiclass"
+    y = np.array([0.0, 1.0, np.nan, 1.5])
+    with pytest.raises(ValueError, match="NaN"):
+        skmc.type_of_target(y)
+    with pytest.raises(ValueError, match="NaN"):
+        compute(type_of_target(mt.tensor(y, chunk_size=1)))
+
+
+def test_unique_labels():
+    a, b = np.array([3, 1, 1]), np.array([2, 3, 5, 5])
+    assert_eq(unique_labels(mt.tensor(a, chunk_size=2), b), skmc.unique_labels(a, b))
+
+
+@pytest.mark.parametrize("chunk", [3, 7])
+def test_shuffle_equals_sklearn_for_any_chunking(chunk):
+    y = np.arange(11) * 10
+    got = shuffle(mt.tensor(X, chunk_size=(chunk, 2)), md.Series(pd.Series(y), chunk_size=chunk), DF,
+                  random_state=4)
+    want = sku.shuffle(X, pd.Series(y), DF, random_state=4)
+    for g, w in zip(got, want):
+        assert_eq(g, w)
+    assert_eq(shuffle(mt.tensor(X, chunk_size=chunk), random_state=1, n_samples=5),
+              sku.shuffle(X, random_state=1, n_samples=5))
+    with pytest.raises(ValueError):
+        shuffle(X, np.arange(10))
+    with pytest.raises(ValueError):
+        sku.shuffle(X, random_state=1, n_samples=50)
+    with pytest.raises(ValueError):
+        shuffle(mt.tensor(X, chunk_size=chunk), random_state=1, n_samples=50)
+
+
+def test_shuffle_unknown_length():
+    t = mt.tensor(X, chunk_size=4)
+    kept = t[t[:, 0] > 0.3]  # a length known only after running
+    want = X[X[:, 0] > 0.3]
+    assert_eq(shuffle(kept, random_state=0), sku.shuffle(want, random_state=0))

@@ -5,7 +5,9 @@ from __future__ import annotations
 import numpy as np
 from sklearn import metrics as skm
 
-from .._blocks import pick
+from .._blocks import pick, row_map
+from .._convert import to_tensor
+from ..utils.validation import check_consistent_length
 from ._compress import compressed
 
 __all__ = ["accuracy_score", "precision_recall_fscore_support", "precision_score", "recall_score",
@@ -34,14 +36,29 @@ def _mcm(rows, counts, labels, samplewise, weighted):
 
 def multilabel_confusion_matrix(y_true, y_pred, *, sample_weight=None, labels=None, samplewise=False):
     """One 2 x 2 confusion matrix per label (class-wise), as scikit-learn's."""
-    if samplewise:  # per-sample matrices: the rows cannot be merged
-        raise NotImplementedError("multilabel_confusion_matrix(samplewise=True) is not supported on "
-                                  "chunked data")
+    if samplewise:  # one matrix per sample: row block by row block
+        return _samplewise_mcm(y_true, y_pred, sample_weight, labels)
     weighted = sample_weight is not None
     return compressed(_mcm, [y_true, y_pred], sample_weight, shape=(_n_labels(labels), 2, 2),
                       dtype=np.float64 if weighted else np.int64,
                       kwargs={"labels": labels, "samplewise": samplewise, "weighted": weighted},
                       label="multilabel_confusion_matrix")
+
+
+def _mcm_rows(y_true, y_pred, *w, labels):
+    return skm.multilabel_confusion_matrix(y_true, y_pred, sample_weight=w[0] if w else None, labels=labels,
+                                           samplewise=True)
+
+
+def _samplewise_mcm(y_true, y_pred, sample_weight, labels):
+    yt, yp = to_tensor(y_true), to_tensor(y_pred)
+    check_consistent_length(yt, yp, sample_weight)
+    if yt.ndim != 2 or yp.ndim != 2:
+        raise ValueError("Samplewise metrics are not available outside of multilabel classification.")
+    weights = [] if sample_weight is None else [to_tensor(sample_weight)]
+    dtype = np.float64 if weights else np.int64
+    return row_map(_mcm_rows, [yt, yp, *weights], shape=(yt.shape[0], 2, 2), dtype=dtype,
+                   kwargs={"labels": labels}, label="multilabel_confusion_matrix")
 
 
 def _prfs(rows, counts, weighted, **kwargs):

@@ -9,7 +9,6 @@ chunks run.
 from __future__ import annotations
 
 import math
-import numbers
 import warnings
 
 import numpy as np
@@ -222,7 +221,3 @@ def check_X_y(X, y, accept_sparse=False, *, accept_large_sparse=True, dtype="num
             y = y.astype(np.float64)
     check_consistent_length(X, y)
     return X, y
-
-
-def is_number(x) -> bool:
-    return isinstance(x, numbers.Number)
