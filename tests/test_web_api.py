@@ -286,6 +286,8 @@ def test_web_command_serves_the_cluster_and_new_session_attaches_by_url(session,
 
     assert ray.get(get_service("web").address.remote()) is None  # stopped with the command
     assert ray.get(get_service("web").start.remote()).startswith("http://127.0.0.1:")
+    session._web_url = None  # the module's session asks for the restarted dashboard's address
+    assert _get(session.web_url + "/api/sessions")[0] == 200
 
 
 def test_progress_records_are_bounded_and_link_stages(monkeypatch):
