@@ -167,7 +167,12 @@ def test_cluster_lists_nodes_and_services(session):
     assert node["cpus"] == 2 and node["object_store_memory"] > 0
     assert "object_store_used" in node and "spilled_bytes" in node
     assert {s["name"]: s["state"] for s in cluster["services"]}["task"] == "ready"
-    assert session.session_id in {s["session_id"] for s in _api(session, "/api/sessions")}
+    held = map_chunks(fill((10,), chunk_size=5), label="held").execute()
+    stats = session.storage_stats()  # (settles releases of earlier tests' objects first)
+    mine = {s["session_id"]: s for s in _api(session, "/api/sessions")}[session.session_id]
+    # the storage numbers are session.storage_stats()'s
+    assert stats["objects"] >= 1 and held is not None
+    assert mine["open"] and mine["objects"] == stats["objects"] and mine["held_bytes"] == stats["held_bytes"]
 
 
 def test_unknown_ids_are_404(session):
