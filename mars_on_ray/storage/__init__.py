@@ -1,4 +1,4 @@
 """Chunk data lives in Ray's object store; this package maps Mars worker tuning onto Ray."""
-from .tuning import WorkerTuning, parse_size
+from .tuning import Size, WorkerTuning, parse_dirs, parse_size, parse_size_spec
 
-__all__ = ["WorkerTuning", "parse_size"]
+__all__ = ["Size", "WorkerTuning", "parse_dirs", "parse_size", "parse_size_spec"]
