@@ -291,6 +291,7 @@ def test_web_command_serves_the_cluster_and_new_session_attaches_by_url(session,
     assert ray.get(get_service("web").address.remote()) is None  # stopped with the command
     restarted = ray.get(get_service("web").start.remote())
     assert restarted.startswith("http://127.0.0.1:") and session.web_url == restarted
+    assert _get(session.web_url + "/api/sessions")[0] == 200
 
 
 def test_progress_records_are_bounded_and_link_stages(monkeypatch):
