@@ -245,7 +245,6 @@ def test_token_is_checked_on_every_api_call(session):
         assert connect_info(url + "/#token=s3cret-token")["web_url"] == url
     finally:
         assert ray.get(web.start.remote()).startswith("http://127.0.0.1:")
-    session._web_url = None
     assert _get(session.web_url + "/api/sessions")[0] == 200  # tokenless on loopback again
     assert session.web_url != url
 
@@ -290,8 +289,8 @@ def test_web_command_serves_the_cluster_and_new_session_attaches_by_url(session,
     from mars_on_ray.services import get_service
 
     assert ray.get(get_service("web").address.remote()) is None  # stopped with the command
-    assert ray.get(get_service("web").start.remote()).startswith("http://127.0.0.1:")
-    session._web_url = None  # the module's session asks for the restarted dashboard's address
+    restarted = ray.get(get_service("web").start.remote())
+    assert restarted.startswith("http://127.0.0.1:") and session.web_url == restarted
     assert _get(session.web_url + "/api/sessions")[0] == 200
 
 
