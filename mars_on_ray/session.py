@@ -142,6 +142,7 @@ class Session:
         for pos, ref in zip(np.ndindex(grid.shape), refs):
             grid[pos] = ref
         return grid, tuple(tuple(int(s) for s in axis) for axis in result.nsplits)
+
     def storage_stats(self) -> dict:
         """What this session keeps in Ray's object store: ``held_bytes`` and ``objects`` of its
         chunks; ``spilled_bytes`` / ``restored_bytes`` so far (Ray counts them per node, for
