@@ -1,7 +1,8 @@
 """mars_on_ray: Mars (distributed NumPy, pandas, scikit-learn) as a plugin for Ray."""
 from .config import options
 
-__all__ = ["Session", "execute", "explain", "fetch", "get_default_session", "new_session", "options"]
+__all__ = ["ExecutableTuple", "Session", "execute", "explain", "fetch", "get_default_session", "map",
+           "new_session", "options", "spawn"]
 __version__ = "0.1.0"
 
 
@@ -12,6 +13,14 @@ def __getattr__(name: str):
         from .core.explain import explain
 
         return explain
+    if name in ("map", "spawn"):
+        from . import remote
+
+        return getattr(remote, name)
+    if name == "ExecutableTuple":
+        from .dataframe.executable import ExecutableTuple
+
+        return ExecutableTuple
     if name in __all__:
         from . import session
 

@@ -30,6 +30,9 @@ class Options:
     #: merge: a side of at most this many bytes goes whole to every chunk of the other side
     #: (no shuffle); larger sides are hash-partitioned on the keys
     merge_broadcast_bytes: int = 32 * 1024**2
+    #: URL (or path) under which subtask outputs are persisted and from which a re-run loads
+    #: them (storage/checkpoint.py); set per execution by ``execute(checkpoint=...)``
+    checkpoint: str | None = None
 
 
 _current: contextvars.ContextVar[Options] = contextvars.ContextVar("mars_on_ray_options",

@@ -7,8 +7,11 @@ process and Ray's object store: pieces of in-memory inputs are ``ray.put`` once,
 from __future__ import annotations
 
 import atexit
+import gc
+import sys
 import threading
 import time
+import warnings
 import weakref
 from typing import Any
 
@@ -39,18 +42,34 @@ class Session:
         self._held: dict[str, int] = {}  # tileable key -> live nodes holding it
         self._tracked: "weakref.WeakSet[TileableData]" = weakref.WeakSet()
         self._released: list[str] = []
-        self._lock = threading.Lock()
+        # re-entrant: a finalizer can run (gc) in a thread that already holds it
+        self._lock = threading.RLock()
         self._flush_timer: threading.Timer | None = None
         self._send_lock = threading.Lock()
-        self._pending_decref = None
+        # every decref sent and not yet known applied: the supervisor runs calls concurrently,
+        # so a later one can finish before an earlier one and waiting on the last is not enough
+        self._pending_decrefs: list = []
         self.closed = False
-        #: subtask and stage counts of the last task this session ran
+        #: subtask and stage counts of the last task this session ran; "nodes": node id ->
+        #: subtasks that ran on that node
         self.last_task: dict = {}
+        self._web_url: str | None = None
 
     # -- execution -------------------------------------------------------------------------
-    def execute(self, *objs: Tileable, show_progress: bool | None = None) -> None:
-        """Run the graphs behind ``objs`` as one task (shared work is computed once)."""
+    def execute(self, *objs: Tileable, show_progress: bool | None = None,
+                checkpoint: str | None = None) -> None:
+        """Run the graphs behind ``objs`` as one task (shared work is computed once).
+
+        ``checkpoint``: a URL or path (any filesystem fsspec opens) where every computed chunk
+        is also persisted by its key; running the same graph again, even after the driver or
+        the cluster died, loads those chunks instead of computing them."""
         self._check_open()
+        task_options = options.snapshot()
+        if checkpoint is not None:
+            from .storage.checkpoint import check_url
+
+            check_url(checkpoint)
+            task_options["checkpoint"] = checkpoint
         # a key released a moment ago may be executed again now: settle releases first
         self._flush_released(wait=True)
         for node in topo_order([o.data for o in objs]):
@@ -64,10 +83,11 @@ class Session:
         hold = [n.key for n in nodes if n.key not in self._held]
         task = get_service("task")
         task_id = ray.get(task.submit.remote(self.session_id, self._graph_of(nodes), hold,
-                                             options.snapshot()))
+                                             task_options))
         status = self._wait(task, task_id, nodes, show_progress)
         self.last_task = {"subtasks": status["subtasks_total"], "stages": status["stages"],
-                          "seconds": status.get("timings", {}), "paths": status.get("paths", [])}
+                          "seconds": status.get("timings", {}), "paths": status.get("paths", []),
+                          "nodes": status.get("nodes", {}), "loaded": status.get("loaded", 0)}
         if "error" in status:
             raise status["error"]
         self._results.update((n.key, r) for n, r in zip(nodes, status["results"]))
@@ -113,6 +133,24 @@ class Session:
         keys = list(self._results[obj.data.key].chunk_keys.flat)
         return ray.get(get_service("storage").get_refs.remote(self.session_id, keys))
 
+    def chunk_layout(self, obj: Tileable) -> tuple[np.ndarray, tuple]:
+        """``obj``'s chunk ObjectRefs laid out as its chunk grid, with its real ``nsplits``
+        (executing it first if needed): what a Ray library needs to read it shard by shard."""
+        refs = self.chunk_refs(obj)
+        result = self._results[obj.data.key]
+        grid = np.empty(result.chunk_keys.shape, dtype=object)
+        for pos, ref in zip(np.ndindex(grid.shape), refs):
+            grid[pos] = ref
+        return grid, tuple(tuple(int(s) for s in axis) for axis in result.nsplits)
+
+    def storage_stats(self) -> dict:
+        """What this session keeps in Ray's object store: ``held_bytes`` and ``objects`` of its
+        chunks; ``spilled_bytes`` / ``restored_bytes`` so far (Ray counts them per node, for
+        every session); ``nodes``: the same per node id (with the node's store counters)."""
+        self._check_open()
+        self.flush_releases(collect=False)
+        return ray.get(get_service("storage").usage.remote(self.session_id))
+
     def _wait(self, task, task_id: str, nodes, show_progress: bool | None) -> dict:
         bar = None
         started = time.time()
@@ -126,10 +164,13 @@ class Session:
 
                     names = ", ".join(dict.fromkeys(n.op.name for n in nodes))
                     bar = tqdm(total=1.0, desc=names[:40], unit="", bar_format=(
-                        "{desc}: {percentage:3.0f}%|{bar}| {elapsed}<{remaining}"),
+                        "{desc}: {percentage:3.0f}%|{bar}| {elapsed}<{remaining} {postfix}"),
                                disable=None if show_progress is None else False)
                 if bar is not None and status["subtasks_total"]:
+                    # the numbers the dashboard shows for this task (the progress service's)
                     bar.n = status["subtasks_done"] / status["subtasks_total"]
+                    bar.set_postfix_str(f"{status['subtasks_done']}/{status['subtasks_total']} "
+                                        f"subtasks, stage {status['stages']}", refresh=False)
                     bar.refresh()
         except KeyboardInterrupt:
             ray.get(task.cancel.remote(task_id))
@@ -138,6 +179,13 @@ class Session:
             if bar is not None:
                 bar.n = 1.0
                 bar.close()
+
+    @property
+    def web_url(self) -> str | None:
+        """The address of the cluster's dashboard (None when none runs)."""
+        if self._web_url is None and not self.closed:
+            self._web_url = ray.get(get_service("web").address.remote())
+        return self._web_url
 
     # -- inputs held by the client ---------------------------------------------------------
     def _upload_sources(self, roots: list[TileableData]) -> None:
@@ -190,23 +238,35 @@ class Session:
                 self._flush_timer.daemon = True
                 self._flush_timer.start()
 
-    def _flush_released(self, wait: bool = False) -> None:
-        """Send pending releases; ``wait``: until the services have applied them."""
+    def flush_releases(self, collect: bool = True, timeout: float = 60.0) -> None:
+        """Apply now every release of result objects that were garbage-collected: when this
+        returns, their chunks are out of the session's storage (``collect``: run the garbage
+        collector first, so objects in reference cycles count too). TimeoutError if the
+        services do not confirm within ``timeout`` seconds."""
+        if collect:
+            gc.collect()
+        self._flush_released(wait=True, timeout=timeout)
+
+    def _flush_released(self, wait: bool = False, timeout: float = 60.0) -> None:
+        """Send pending releases; ``wait``: until the services have applied them all."""
         with self._send_lock:  # releases reach the lifecycle service in the order they happened
             with self._lock:
                 keys, self._released, self._flush_timer = self._released, [], None
-            if self._pending_decref is not None and wait:
-                ray.wait([self._pending_decref], timeout=30)
-                self._pending_decref = None
             if keys and not self.closed and ray.is_initialized():
                 try:
-                    ref = get_service("lifecycle").decref.remote(self.session_id, keys)
+                    self._pending_decrefs.append(
+                        get_service("lifecycle").decref.remote(self.session_id, keys))
                 except Exception:  # the cluster is going away
                     return
-                if wait:
-                    ray.wait([ref], timeout=30)
-                else:
-                    self._pending_decref = ref
+            if not wait and len(self._pending_decrefs) > 16:  # forget the applied ones
+                _, self._pending_decrefs = ray.wait(
+                    self._pending_decrefs, num_returns=len(self._pending_decrefs), timeout=0)
+            if wait and self._pending_decrefs:
+                pending = self._pending_decrefs
+                _, not_ready = ray.wait(pending, num_returns=len(pending), timeout=timeout)
+                self._pending_decrefs = not_ready
+                if not_ready:
+                    raise TimeoutError(f"{len(not_ready)} releases were not applied in {timeout} s")
 
     # -- closing -----------------------------------------------------------------------------
     def close(self) -> None:
@@ -267,13 +327,23 @@ def _start_ray(address, kwargs) -> None:
 
 def new_session(address: str | None = None, *, session_id: str | None = None, default: bool = True,
                 cache_mem=None, spill_dirs=None, phy_mem=None, min_mem=None,
-                **ray_init_kwargs) -> Session:
+                token: str | None = None, web: bool = True, **ray_init_kwargs) -> Session:
     """Open a session: attach to the running Ray (or ``address``), else start a local one.
 
-    ``session_id`` attaches to an existing session. ``cache_mem``, ``spill_dirs``, ``phy_mem``
-    and ``min_mem`` are Mars worker tuning, applied when this call starts Ray.
+    ``address`` may be a dashboard's URL (``"http://host:port"``, as in Mars): the session
+    attaches to the cluster behind it; ``token`` (or ``MARS_ON_RAY_WEB_TOKEN``) is the
+    dashboard's token when it has one. ``session_id`` attaches to an existing session.
+    ``cache_mem``, ``spill_dirs``, ``phy_mem`` and ``min_mem`` are Mars worker tuning, applied
+    when this call starts Ray. ``web``: start the dashboard (on 127.0.0.1) if none runs; its
+    address is printed and is ``session.web_url``.
     """
     global _default_session
+    web_url = None
+    from .web.client import connect_info, is_web_url
+
+    if is_web_url(address):
+        info = connect_info(address, token)
+        address, web_url = info["ray_address"], info["web_url"]
     tuning = WorkerTuning(cache_mem, spill_dirs, phy_mem, min_mem)  # bad values raise here
     if not ray.is_initialized():
         kwargs = {"include_dashboard": False, "log_to_driver": True, **tuning.ray_init_kwargs(),
@@ -288,6 +358,10 @@ def new_session(address: str | None = None, *, session_id: str | None = None, de
     except ValueError:  # the first session of this cluster starts the services
         ensure_services()
     session = Session(ray.get(get_service("session").create.remote(session_id)))
+    session._web_url = web_url or (_start_dashboard() if web else None)
+    if session._web_url:
+        print(f"mars_on_ray session {session.session_id}: dashboard at {session._web_url}",
+              file=sys.stderr)
     if session_id is None:
         _created.append(weakref.ref(session))
     if default:
@@ -296,6 +370,16 @@ def new_session(address: str | None = None, *, session_id: str | None = None, de
 
 
 _created: list[weakref.ref] = []
+
+
+def _start_dashboard() -> str | None:
+    """The running dashboard's URL, starting one on 127.0.0.1 when none runs."""
+    web_service = get_service("web")
+    try:
+        return ray.get(web_service.address.remote()) or ray.get(web_service.start.remote())
+    except Exception as exc:  # the dashboard is an extra: a session works without it
+        warnings.warn(f"the dashboard did not start: {exc}", RuntimeWarning, stacklevel=3)
+        return None
 
 
 @atexit.register

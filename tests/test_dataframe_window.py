@@ -83,7 +83,7 @@ def test_rolling_errors(df):
         m.rolling(-1)
     with pytest.raises(ValueError):
         m.rolling(3, min_periods=5)
-    with pytest.raises(NotImplementedError):
+    with pytest.raises(ValueError):  # a time window needs a datetime-like index, as in pandas
         m.rolling("2s")
     with pytest.raises(NotImplementedError):
         m.rolling(2, step=2)
@@ -177,3 +177,50 @@ def test_ewm_long_and_unknown_extents(df):
     sel = md.DataFrame(df, chunk_size=6)
     sel, expected = sel[sel["b"] > -2], df[df["b"] > -2]
     assert_eq(sel.ewm(com=2).mean(), expected.ewm(com=2).mean(), rtol=1e-6)
+
+
+def _timed(n=57, seed=0, tz=None):
+    rng = np.random.default_rng(seed)
+    idx = pd.DatetimeIndex(np.sort(rng.integers(0, 10**5, n)) * 10**7, tz=tz)
+    return pd.DataFrame({"a": rng.standard_normal(n), "b": np.arange(n, dtype="i8")}, index=idx)
+
+
+@pytest.mark.parametrize("window", ["2s", "35s", pd.Timedelta("500ms"), pd.offsets.Second(7)])
+@pytest.mark.parametrize("kw", [{}, {"min_periods": 2}, {"closed": "both"}, {"closed": "left"},
+                                {"center": True}], ids=str)
+def test_time_rolling_matches_pandas_across_chunks(window, kw):
+    pdf = _timed()
+    m = md.DataFrame(pdf, chunk_size=7)
+    for how in ("sum", "mean", "count", "max", "std"):
+        assert_eq(getattr(m.rolling(window, **kw), how)(), getattr(pdf.rolling(window, **kw), how)())
+
+
+def test_time_rolling_on_column_apply_series_and_tz():
+    pdf = _timed(tz="Europe/Paris")
+    m = md.DataFrame(pdf, chunk_size=6)
+    f = lambda v: v[-1] - v[0]  # noqa: E731
+    assert_eq(m["a"].rolling("10s").apply(f, raw=True), pdf["a"].rolling("10s").apply(f, raw=True))
+    flat = _timed().reset_index(names="t")
+    mf = md.DataFrame(flat, chunk_size=5)
+    assert_eq(mf.rolling("20s", on="t").sum(), flat.rolling("20s", on="t").sum())
+    assert_eq(mf.rolling("20s", on="t").max(), flat.rolling("20s", on="t").max())
+    with pytest.raises(ValueError):  # pandas' own limitation, at build time here
+        flat.rolling("20s", on="t").agg(["sum", "max"])
+    with pytest.raises(ValueError):
+        mf.rolling("20s", on="t").agg(["sum", "max"])
+
+
+def test_time_rolling_window_spanning_many_chunks_borrows_only_reaching_chunks():
+    pdf = _timed(200, seed=3)
+    m = md.DataFrame(pdf, chunk_size=9)
+    assert_eq(m.rolling("5000s").mean(), pdf.rolling("5000s").mean())  # spans many chunks
+    assert_eq(m.rolling("1s").sum(), pdf.rolling("1s").sum())  # mostly one row
+
+
+def test_time_rolling_unsorted_index_is_pandas_value_error():
+    pdf = _timed()
+    shuffled = pdf.iloc[np.r_[7:14, 0:7, 14:57]]
+    with pytest.raises(ValueError, match="monotonic"):
+        shuffled.rolling("2s").sum()
+    with pytest.raises(ValueError, match="monotonic"):
+        LocalExecutor().compute(md.DataFrame(shuffled, chunk_size=7).rolling("2s").sum().data)

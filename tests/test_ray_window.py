@@ -62,3 +62,11 @@ def test_groupby_rowwise_and_apply(df):
     assert_eq(m.groupby("k")[["v", "w"]].skew(), df.groupby("k")[["v", "w"]].skew())
     got = m.groupby("k").sample(n=2, random_state=0).execute().fetch()
     assert (got.groupby("k").size() == 2).all()
+
+
+def test_time_rolling_on_ray():
+    rng = np.random.default_rng(5)
+    idx = pd.DatetimeIndex(np.sort(rng.integers(0, 10**5, 90)) * 10**7)
+    pdf = pd.DataFrame({"a": rng.standard_normal(90)}, index=idx)
+    m = md.DataFrame(pdf, chunk_size=11)
+    assert_eq(m.rolling("30s", center=True).mean(), pdf.rolling("30s", center=True).mean())

@@ -58,10 +58,19 @@ def test_data_larger_than_the_store_spills_into_every_directory(spilling_session
     assert wait_until(lambda: all(spill_files(d) for d in dirs))
     used = {d: len(spill_files(d)) for d in dirs}
     assert all(n > 0 for n in used.values()), used
+    stats = session.storage_stats()
+    assert stats["objects"] == 20 and stats["held_bytes"] >= 160_000_000
+    assert stats["spilled_bytes"] >= 160_000_000 - 80 * 1024**2
+    (node,) = stats["nodes"].values()
+    assert node["spilled_bytes"] == stats["spilled_bytes"] and node["objects"] <= 20
+    assert node["held_bytes"] <= stats["held_bytes"] and node["store_capacity_bytes"] == 80 * 1024**2
     # restored from disk, the values are right
     np.testing.assert_array_equal(data[::1_000_000].fetch(), np.arange(20) * 1_000_000.0)
     assert float(data.sum().fetch()) == float(np.arange(20_000_000, dtype="float64").sum())
+    assert session.storage_stats()["restored_bytes"] > 0
     del data
+    session.flush_releases()
+    assert session.storage_stats()["objects"] == 0
     # released data leaves no spill files behind
     assert wait_until(lambda: not any(spill_files(d) for d in dirs)), {
         d: spill_files(d) for d in dirs}

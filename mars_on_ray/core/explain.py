@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 
 from .entity import TileableData
 from .fusion import SubtaskSpec
+from .graph_view import link_subtasks, plan_graph
 from .optimizer import Plan, optimize
 from .chunk_sizes import whole_chunks
 from .small_data import plan_stage, whole_chunks_reason
@@ -62,6 +63,20 @@ class Explanation:
         if self.stopped:
             out.append(self.stopped)
         return "\n".join(out)
+
+    def graph(self) -> dict:
+        """The plan and the planned stages' fused subtasks as nodes and edges, in the shape the
+        dashboard's ``/api/tasks/<task_id>`` gives them (``tileable_graph``, ``subtask_graph``)."""
+        producer: dict[str, int] = {}
+        nodes, edges = [], []
+        for number, stage in enumerate(self.stages, 1):
+            first = len(nodes)
+            links = link_subtasks([(s.input_keys, s.output_keys) for s in stage.subtasks], producer, first)
+            for i, (spec, inputs) in enumerate(zip(stage.subtasks, links), first):
+                nodes.append({"id": i, "label": spec.label, "stage": number, "state": "waiting"})
+                edges.extend([j, i] for j in inputs)
+        return {"tileable_graph": plan_graph(self.plan.order),
+                "subtask_graph": {"nodes": nodes, "edges": edges}}
 
     def __repr__(self) -> str:
         return f"<Explanation: {len(self.plan.order)} tileables, {len(self.stages)} stage(s) planned>"

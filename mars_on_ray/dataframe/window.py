@@ -16,16 +16,30 @@ import pandas as pd
 
 from .core import DataFrame, Series, methods
 from .scan import Kernel, neighbours, sample, scan
+from .window_time import time_neighbours
 
 __all__: list[str] = []
 
 
-def _meta(obj, func, *args):
+def _meta(obj, func, *args, keep_index=False):
     """Empty result metadata from a one-row sample (pandas' DataError for strings and the
-    like surface here; empty input hides them)."""
+    like surface here; empty input hides them). ``keep_index``: the sample's index has the
+    index's dtype (time windows need a datetime-like index)."""
+    values = _sample(obj, keep_index)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", FutureWarning)
-        return func(sample(obj.data.meta), *args).iloc[:0]
+        return func(values, *args).iloc[:0]
+
+
+def _sample(obj, keep_index: bool):
+    """A one-row sample of ``obj``; ``keep_index``: its index has the index's dtype."""
+    values = sample(obj.data.meta)
+    if keep_index:
+        index = obj.data.meta.index
+        tz = getattr(index.dtype, "tz", None)
+        first = {"M": pd.Timestamp(0, tz=tz), "m": pd.Timedelta(0)}.get(index.dtype.kind, 0)
+        values.index = index.append(pd.Index([first]))[:1]
+    return values
 
 
 def _window_call(values, kind, params, how, args, kwargs):
@@ -52,10 +66,13 @@ class _Window:
     def _call(self, how, *args, **kwargs):
         params, kw = tuple(self.params.items()), tuple(kwargs.items())
         call_args = (self.kind, params, how, args, kw)
-        meta = _meta(self.obj, _window_call, *call_args)
+        meta = _meta(self.obj, _window_call, *call_args, keep_index=isinstance(self, TimeRolling))
+        return self._run((_window_call, call_args, ()), meta, f"md.{self.kind}.{how}")
+
+    def _run(self, kernel, meta, label):
+        """The lazy result of ``kernel`` on every chunk with the rows its windows reach."""
         before, after = self._rows()
-        return neighbours(self.obj, (_window_call, call_args, ()), before, after, meta,
-                          f"md.{self.kind}.{how}")
+        return neighbours(self.obj, kernel, before, after, meta, label)
 
     def agg(self, func, *args, **kwargs):
         """Aggregate with a name, a list of names, a dict or a function."""
@@ -102,12 +119,34 @@ class Rolling(_Window):
         return window, (window if self.params.get("center") else 0)
 
 
+class TimeRolling(_Window):
+    """Windows of a time span over a monotonic datetime-like index (or ``on`` column)."""
+
+    kind = "rolling"
+
+    def __init__(self, obj, params: dict):
+        self.obj, self.params = obj, params
+        with warnings.catch_warnings():  # pandas checks the index only when there are rows
+            warnings.simplefilter("ignore", FutureWarning)
+            _sample(obj, True).rolling(**params)
+
+    def _run(self, kernel, meta, label):
+        span = pd.Timedelta(pd.tseries.frequencies.to_offset(self.params["window"]))
+        return time_neighbours(self.obj, kernel, span, self.params.get("center"),
+                               self.params.get("on"), meta, label)
+
+
 @methods(DataFrame, Series)
 def rolling(obj, window, min_periods=None, center=False, win_type=None, on=None, axis=0,
             closed=None, step=None, method="single"):
-    """Rolling windows of ``window`` rows (offset windows are not supported)."""
-    if isinstance(window, (str, pd.DateOffset)) or hasattr(window, "total_seconds"):
-        raise NotImplementedError("time-based (offset) windows are not supported")
+    """Rolling windows of ``window`` rows, or of a time span (``"2s"``, a Timedelta or a
+    fixed DateOffset) over a monotonic datetime-like index or ``on`` column."""
+    if isinstance(window, (str, pd.offsets.BaseOffset)) or hasattr(window, "total_seconds"):
+        if step not in (None, 1) or axis not in (0, "index", "rows"):
+            raise NotImplementedError("time-based rolling with step= or axis=1 is not supported")
+        params = {"window": window, "min_periods": min_periods, "center": center,
+                  "win_type": win_type, "on": on, "closed": closed, "method": method}
+        return TimeRolling(obj, {k: v for k, v in params.items() if v is not None})
     if not pd.api.types.is_integer(window):
         raise NotImplementedError("rolling needs an integer window")
     if window < 0:

@@ -1,1 +1,2 @@
-"""Deploying mars_on_ray: Ray nodes on bare hosts (``local``) and on Kubernetes."""
+"""Deploying mars_on_ray: Ray nodes from Mars' command line on bare hosts (``local``), and
+Kubernetes through KubeRay (``kubernetes``)."""

@@ -25,6 +25,7 @@ SERVICE_NAMES = {
     "lifecycle": "lifecycle:LifecycleService",
     "scheduling": "scheduling:SchedulingService",
     "task": "task:TaskService",
+    "progress": "progress:ProgressService",
     "web": "web:WebService",
 }
 _supervisor: list = []  # the cached handle of the supervisor actor (per process)

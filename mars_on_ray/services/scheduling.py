@@ -20,6 +20,18 @@ def unwrap_error(exc: BaseException) -> BaseException:
     return cause if isinstance(cause, BaseException) else exc
 
 
+def _failed_runs(ready: list, position: dict) -> list[tuple]:
+    """(position, node, started, ended, ok) of each ready subtask, after a failure among them."""
+    runs = []
+    for ref in ready:
+        try:
+            run = getattr(ray.get(ref), "run", (None, None, None))
+            runs.append((position[ref], *run, True))
+        except Exception:
+            runs.append((position[ref], None, None, None, False))
+    return runs
+
+
 class SubtaskFailed(Exception):
     """A subtask raised ``args[0]`` (the user's exception); anything else is our own fault."""
 
@@ -30,6 +42,8 @@ class _TaskRefs:
         self.refs: dict[str, ray.ObjectRef] = {}
         self.meta_refs: list[ray.ObjectRef] = []
         self.done = 0
+        self.nodes: dict[str, int] = {}  # node id -> subtasks that ran there
+        self.about: dict[ray.ObjectRef, tuple[str, int]] = {}  # meta ref -> (label, memory)
 
 
 class SchedulingService(Service):
@@ -50,25 +64,35 @@ class SchedulingService(Service):
         if missing:
             refs = await self.service("storage").get_refs.remote(session_id, missing)
             task.refs.update(zip(missing, refs))
+        progress = self.service("progress")
+        stage = await progress.stage_submitted.remote(
+            task_id, [(s.label, s.input_keys, s.output_keys, s.cpus) for s in specs])
         meta_refs = []
         for spec in specs:
             out = submit_subtask(spec, [task.refs[k] for k in spec.input_keys], max_retries)
             task.refs.update(zip(spec.output_keys, out[1:]))
             meta_refs.append(out[0])
+            task.about[out[0]] = (spec.label, spec.memory)
         task.meta_refs.extend(meta_refs)
-        results = await self._gather(task, meta_refs)
+        results = await self._gather(task, meta_refs, task_id, stage)
         if self._tasks.get(task_id) is not task:
             raise asyncio.CancelledError(f"task {task_id} was cancelled")
         metas: dict[str, tuple] = {}
         for spec, result in zip(specs, results):
             metas.update(zip(spec.output_keys, result))
+            node = result.run[0]  # where the subtask ran (Metas.run: node, started, ended)
+            task.nodes[node] = task.nodes.get(node, 0) + 1
         await self.service("meta").set.remote(session_id, metas)
         return metas
 
-    async def _gather(self, task: _TaskRefs, refs: list[ray.ObjectRef]) -> list:
+    async def _gather(self, task: _TaskRefs, refs: list[ray.ObjectRef], task_id: str = "",
+                      stage: tuple = (-1, -1)) -> list:
         """The meta values of ``refs``, polled in bulk (a future per ref costs more than the
-        task itself for tiny subtasks); on the first failure the task's subtasks are cancelled."""
+        task itself for tiny subtasks); on the first failure the task's subtasks are cancelled.
+        Each finished subtask is reported to the progress service (``stage``: its numbers there)."""
         values: dict[ray.ObjectRef, object] = {}
+        position = {ref: i for i, ref in enumerate(refs)}
+        progress = self.service("progress")
         pending = refs
         while pending:
             ready, pending = await asyncio.to_thread(
@@ -79,10 +103,48 @@ class SchedulingService(Service):
                 got = await asyncio.to_thread(ray.get, ready)
             except Exception as exc:
                 self._cancel(task)
+                failed = await asyncio.to_thread(_failed_runs, ready, position)
+                await progress.subtasks_finished.remote(task_id, *stage, failed)
+                if isinstance(exc, ray.exceptions.OutOfMemoryError):
+                    raise SubtaskFailed(self._memory_error(task, ready, exc)) from None
                 raise SubtaskFailed(unwrap_error(exc)) from None
             values.update(zip(ready, got))
             task.done += len(ready)
+            await progress.subtasks_finished.remote(task_id, *stage, [
+                (position[r], *getattr(v, "run", (None, None, None)), True) for r, v in zip(ready, got)])
         return [values[r] for r in refs]
+
+    async def load_checkpointed(self, session_id: str, task_id: str, url: str,
+                                keys: list[str]) -> dict[str, tuple]:
+        """Load persisted chunks (storage/checkpoint) into the task as if it had computed them;
+        returns their metas by key."""
+        from ..storage.checkpoint import load_task
+
+        task = self._tasks.setdefault(task_id, _TaskRefs(session_id))
+        meta_refs = []
+        for key in keys:
+            meta_ref, ref = load_task.options(name=f"load_checkpoint:{key[:12]}").remote(url, key)
+            task.refs[key] = ref
+            meta_refs.append(meta_ref)
+        task.meta_refs.extend(meta_refs)
+        metas = dict(zip(keys, await self._gather(task, meta_refs)))
+        await self.service("meta").set.remote(session_id, metas)
+        return metas
+
+    @staticmethod
+    def _memory_error(task: _TaskRefs, ready: list, exc: BaseException) -> MemoryError:
+        """A MemoryError naming the operation whose subtask Ray's memory monitor killed."""
+        from ..storage.memory import killed_for_memory
+
+        for ref in ready:
+            try:
+                ray.get(ref, timeout=0)
+            except ray.exceptions.OutOfMemoryError:
+                label, memory = task.about.get(ref, ("a subtask", 0))
+                return killed_for_memory(label, memory, exc)
+            except Exception:
+                continue
+        return killed_for_memory("a subtask", 0, exc)
 
     async def values(self, session_id: str, task_id: str, keys: list[str]) -> list:
         """The values of (small) chunks a task computed or the session stores, for tiling."""
@@ -100,16 +162,18 @@ class SchedulingService(Service):
             return 0, 0
         return task.done, len(task.meta_refs)
 
-    async def finish_task(self, task_id: str, keep: list[str]) -> None:
-        """Hand the kept refs to storage and drop every other ref the task made."""
+    async def finish_task(self, task_id: str, keep: list[str]) -> dict[str, int]:
+        """Hand the kept refs to storage and drop every other ref the task made; returns
+        how many subtasks ran on each node (by node id)."""
         task = self._tasks.pop(task_id, None)
         if task is None:
-            return
+            return {}
         kept = {k: [task.refs[k]] for k in keep if k in task.refs}
         if kept:
             await self.service("storage").put.remote(task.session_id, kept)
         else:
             self._cancel(task)
+        return task.nodes
 
     @staticmethod
     def _cancel(task: _TaskRefs) -> None:

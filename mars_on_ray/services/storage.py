@@ -5,6 +5,8 @@ them; the data itself never passes through this actor.
 """
 from __future__ import annotations
 
+import asyncio
+
 import ray
 
 from .registry import Service
@@ -27,6 +29,7 @@ class StorageService(Service):
         catalog = self._refs.get(session_id, {})
         missing = [k for k in keys if k not in catalog]
         if missing:
+            await self.service("session").check.remote(session_id)  # a lost session says so
             raise KeyError(f"chunks {missing[:3]} are not stored in session {session_id}")
         return [catalog[k] for k in keys]
 
@@ -40,3 +43,10 @@ class StorageService(Service):
 
     async def stats(self) -> dict:
         return {sid: len(c) for sid, c in self._refs.items()}
+
+    async def usage(self, session_id: str) -> dict:
+        """Bytes held, spilled and restored, objects: for the session and per node."""
+        from ..storage.stats import storage_report
+
+        refs = list(self._refs.get(session_id, {}).values())
+        return await asyncio.to_thread(storage_report, refs)

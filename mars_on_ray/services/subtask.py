@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import functools
+import time
 from typing import NamedTuple
 
 import cloudpickle
@@ -20,24 +21,63 @@ class SubtaskPayload(NamedTuple):
     label: str
     spec: bytes
     cpus: int = 1
+    checkpoint: str | None = None  # URL the outputs are also persisted under (storage/checkpoint)
+    memory: int = 0  # bytes declared to Ray (storage/memory.py); 0: none
 
     @classmethod
-    def of(cls, spec: SubtaskSpec, cpus: int = 1) -> "SubtaskPayload":
+    def of(cls, spec: SubtaskSpec, cpus: int = 1, checkpoint: str | None = None,
+           memory: int = 0) -> "SubtaskPayload":
         # pickled once by the task service; the scheduler forwards bytes, which Ray
         # serializes far faster than operand objects on every submission
-        return cls(spec.input_keys, spec.output_keys, spec.label, cloudpickle.dumps(spec), cpus)
+        return cls(spec.input_keys, spec.output_keys, spec.label, cloudpickle.dumps(spec), cpus,
+                   checkpoint, memory)
 
 
-def _run_subtask(spec: bytes, cpus: int, *inputs):
-    """Returns ``(metas, *outputs)``: the tiny meta list first, then each output chunk."""
+class Metas(list):
+    """The outputs' metas of a subtask, and ``run``: (node_id, started, ended) for progress."""
+
+    run: tuple = (None, None, None)
+
+    def __reduce__(self):
+        return _metas, (list(self), self.run)
+
+
+def _metas(values: list, run: tuple) -> "Metas":
+    out = Metas(values)
+    out.run = run
+    return out
+
+
+_node_id: list = []  # this worker's node id, looked up once
+
+
+def _this_node() -> str | None:
+    if not _node_id:
+        try:
+            _node_id.append(ray.get_runtime_context().get_node_id())
+        except Exception:  # not in a Ray worker (LocalExecutor tests)
+            _node_id.append(None)
+    return _node_id[0]
+
+
+def _run_subtask(spec: bytes, cpus: int, *inputs, checkpoint: str | None = None):
+    """Returns ``(metas, *outputs)``: the tiny meta list first (with where and when it ran),
+    then each output chunk."""
+    started = time.time()
+    spec = cloudpickle.loads(spec)
     if cpus > 1:  # Ray's workers start with one BLAS / OpenMP thread; this subtask has more CPUs
         from threadpoolctl import threadpool_limits
 
         with threadpool_limits(limits=cpus):
-            outputs = run_steps(cloudpickle.loads(spec), inputs)
+            outputs = run_steps(spec, inputs)
     else:
-        outputs = run_steps(cloudpickle.loads(spec), inputs)
-    metas = [value_meta(v) for v in outputs]
+        outputs = run_steps(spec, inputs)
+    if checkpoint is not None:
+        from ..storage.checkpoint import save_chunk
+
+        for key, value in zip(spec.output_keys, outputs):
+            save_chunk(checkpoint, key, value)
+    metas = _metas([value_meta(v) for v in outputs], (_this_node(), started, time.time()))
     return (metas, *outputs)
 
 
@@ -45,13 +85,18 @@ run_subtask = ray.remote(_run_subtask)
 
 
 @functools.lru_cache(maxsize=1024)
-def _remote_with(num_returns: int, max_retries: int, name: str, cpus: int):
+def _remote_with(num_returns: int, max_retries: int, name: str, cpus: int, memory: int = 0):
     # .options() builds a new remote function each call: costly next to a tiny subtask
+    extra = {"memory": memory} if memory else {}
     return run_subtask.options(num_returns=num_returns, max_retries=max_retries,
-                               retry_exceptions=False, name=name, num_cpus=cpus)
+                               retry_exceptions=False, name=name, num_cpus=cpus, **extra)
 
 
 def submit_subtask(payload: SubtaskPayload, input_refs: list, max_retries: int) -> list[ray.ObjectRef]:
     """Submit one subtask; returns [meta_ref, *output_refs]. User exceptions are not retried."""
-    remote = _remote_with(1 + len(payload.output_keys), max_retries, payload.label, payload.cpus)
+    remote = _remote_with(1 + len(payload.output_keys), max_retries, payload.label, payload.cpus,
+                          payload.memory)
+    if payload.checkpoint is not None:
+        return list(remote.remote(payload.spec, payload.cpus, *input_refs,
+                                  checkpoint=payload.checkpoint))
     return list(remote.remote(payload.spec, payload.cpus, *input_refs))

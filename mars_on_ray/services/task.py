@@ -16,6 +16,8 @@ from ..core.small_data import plan_stage, whole_chunks_reason
 from ..core.graph import FlatGraph, topo_order
 from ..core.optimizer import Plan, abort_all, optimize
 from ..core.tiling import TileContext, ValuesRequest, tile_graph
+from ..core.graph_view import plan_graph
+from .progress import CANCELLED, DONE, FAILED, error_info
 from .registry import Service
 from .scheduling import SubtaskFailed, unwrap_error
 from .subtask import SubtaskPayload
@@ -37,6 +39,9 @@ class TaskState:
     plan: Plan | None = None
     paths: list[str] = field(default_factory=list)  # per stage: small-data or distributed, why
     node_cpus: int = 1
+    nodes: dict[str, int] = field(default_factory=dict)  # node id -> subtasks run there
+    persisted: set[str] | None = None  # chunk keys found under options.checkpoint
+    loaded: int = 0  # chunks loaded from the checkpoint instead of computed
 
 
 _CPUS_TTL = 10.0  # seconds a reading of the cluster's CPUs is reused (a GCS call per task is waste)
@@ -53,6 +58,20 @@ def _cpu_counts() -> tuple[int, int]:
         nodes = [n["Resources"].get("CPU", 0) for n in ray.nodes() if n.get("Alive")]
         _cpus_seen[:] = [now, int(sum(nodes)) or 1, int(max(nodes, default=1)) or 1]
     return _cpus_seen[1], _cpus_seen[2]
+
+
+def _submitted_graph(roots: list[TileableData]) -> dict:
+    """The tileable graph as submitted (shown until the optimized one replaces it)."""
+    return plan_graph(topo_order(roots))
+
+
+def _declared_memory(specs, chunks: list[ChunkData], known: set[str]) -> list[int]:
+    """Per subtask, the memory it declares to Ray (storage/memory.py)."""
+    from ..storage.memory import largest_node_memory, subtask_memory
+
+    cap = largest_node_memory()
+    nodes = {c.key: c for c in topo_order(chunks, stop=lambda c: c.key in known)}
+    return [subtask_memory(spec, nodes, cap) for spec in specs]
 
 
 def _next_request(driver, reply):
@@ -81,7 +100,11 @@ class TaskService(Service):
                      client_options: dict | None = None) -> str:
         """Start running ``graph``; ``hold`` are root keys the client keeps alive afterwards;
         ``client_options``: the client's ``options``, in force while this task runs."""
+        await self.service("session").check.remote(session_id)
         state = TaskState(uuid.uuid4().hex[:16], session_id, graph.roots, hold)
+        name = ", ".join(dict.fromkeys(r.op.name for r in graph.roots))
+        await self.service("progress").task_started.remote(
+            state.task_id, session_id, name, await asyncio.to_thread(_submitted_graph, graph.roots))
         # a task's coroutine runs in its own context: these options are this task's alone
         state.future = asyncio.ensure_future(self._run_with(state, client_options))
         self._tasks[state.task_id] = state
@@ -91,13 +114,14 @@ class TaskService(Service):
         """Wait up to ``timeout`` s; returns status, progress and, when done, results or error."""
         state = self._tasks[task_id]
         await asyncio.wait([state.future], timeout=timeout)
-        if not state.future.done():
-            done_subtasks, total = await self.service("scheduling").progress.remote(task_id)
+        if not state.future.done():  # the numbers the dashboard shows
+            done_subtasks, total, _ = await self.service("progress").counts.remote(task_id)
             return {"done": False, "subtasks_done": done_subtasks, "subtasks_total": total,
                     "stages": state.stages}
         self._tasks.pop(task_id, None)
         status = {"done": True, "subtasks_done": state.subtasks, "subtasks_total": state.subtasks,
-                  "stages": state.stages, "timings": state.timings, "paths": state.paths}
+                  "stages": state.stages, "timings": state.timings, "paths": state.paths,
+                  "nodes": state.nodes, "loaded": state.loaded}
         if state.future.cancelled():
             status["error"] = asyncio.CancelledError("the task was cancelled")
         elif state.future.exception() is not None:
@@ -117,8 +141,18 @@ class TaskService(Service):
                 state.future.cancel()
 
     async def _run_with(self, state: TaskState, client_options: dict | None):
-        with using(client_options):
-            return await self._run(state)
+        progress = self.service("progress")
+        try:
+            with using(client_options):
+                result = await self._run(state)
+        except asyncio.CancelledError:
+            await progress.task_ended.remote(state.task_id, CANCELLED, None, state.timings)
+            raise
+        except BaseException as exc:
+            await progress.task_ended.remote(state.task_id, FAILED, error_info(exc), state.timings)
+            raise
+        await progress.task_ended.remote(state.task_id, DONE, None, state.timings)
+        return result
 
     async def _run(self, state: TaskState) -> list[TileableResult]:
         try:
@@ -136,9 +170,12 @@ class TaskService(Service):
             ctx = TileContext(cpus=cluster_cpus)
             started = time.perf_counter()
             plan = state.plan = await asyncio.to_thread(optimize, state.roots)
+            await self.service("progress").task_graph.remote(
+                state.task_id, await asyncio.to_thread(plan_graph, plan.order))
             small = whole_chunks_reason(plan)
             if small:
                 state.paths.append(small)
+                await self.service("progress").task_path.remote(state.task_id, small)
             with whole_chunks(small is not None):
                 await self._tile(state, plan, ctx, started)
             results, result_chunks = [], []
@@ -149,7 +186,7 @@ class TaskService(Service):
             metas = await self._compute(state, result_chunks)
             out = [self._describe(root, tiled, metas) for root, tiled in zip(state.roots, results)]
             keep = [c.key for c in result_chunks]
-            await self.service("scheduling").finish_task.remote(state.task_id, keep)
+            state.nodes = await self.service("scheduling").finish_task.remote(state.task_id, keep)
             hold = set(state.hold)
             held = {r.key: list(r.chunk_keys.flat) for r in out if r.key in hold}
             if held:
@@ -186,14 +223,20 @@ class TaskService(Service):
         closure = await asyncio.to_thread(
             lambda: [c.key for c in topo_order(chunks) if c.key not in state.made])
         stored = await self.service("storage").stored.remote(state.session_id, closure)
+        if options.checkpoint:
+            await self._load_checkpointed(state, chunks, set(stored))
         started = time.perf_counter()
         stage = await asyncio.to_thread(plan_stage, chunks, state.made | set(stored), state.node_cpus)
         if stage is not None:
             state.stages += 1
             state.paths.append(stage.path)
+            await self.service("progress").task_path.remote(state.task_id, stage.path)
             specs = stage.specs
+            checkpoint = options.checkpoint
+            memory = await asyncio.to_thread(_declared_memory, specs, chunks, state.made | set(stored))
             payloads = await asyncio.to_thread(
-                lambda: [SubtaskPayload.of(s, c) for s, c in zip(specs, stage.cpus)])
+                lambda: [SubtaskPayload.of(s, c, checkpoint, m)
+                         for s, c, m in zip(specs, stage.cpus, memory)])
             state.timings["fuse"] += time.perf_counter() - started
             started = time.perf_counter()
             state.subtasks += len(specs)
@@ -212,6 +255,22 @@ class TaskService(Service):
             found = await self.service("meta").get.remote(state.session_id, missing)
             state.metas.update({k: m for k, m in zip(missing, found) if m is not None})
         return state.metas
+
+    async def _load_checkpointed(self, state: TaskState, chunks: list[ChunkData],
+                                 stored: set[str]) -> None:
+        """Load the chunks persisted under ``options.checkpoint`` that ``chunks`` need."""
+        from ..storage.checkpoint import persisted_keys, resumable
+
+        url = options.checkpoint
+        if state.persisted is None:
+            state.persisted = await asyncio.to_thread(persisted_keys, url)
+        keys = await asyncio.to_thread(resumable, chunks, state.made | stored, state.persisted)
+        if keys:
+            metas = await self.service("scheduling").load_checkpointed.remote(
+                state.session_id, state.task_id, url, keys)
+            state.made.update(metas)
+            state.metas.update(metas)
+            state.loaded += len(keys)
 
     @staticmethod
     def _describe(root: TileableData, tiled, metas: dict[str, tuple]) -> TileableResult:

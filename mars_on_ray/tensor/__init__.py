@@ -19,3 +19,13 @@ from .manipulation import *  # noqa: F401,F403
 from .methods import *  # noqa: F401,F403
 from .numeric import *  # noqa: F401,F403
 from .einsum import *  # noqa: F401,F403
+from .from_frame import from_dataframe  # noqa: E402
+from .io import *  # noqa: F401,F403,E402
+
+
+def _totiledb(t, uri, ctx=None, key=None, timestamp=None):
+    """Write this tensor as a dense TileDB array at ``uri`` (Mars' ``Tensor.totiledb``)."""
+    return to_tiledb(uri, t, ctx=ctx, key=key, timestamp=timestamp)  # noqa: F405
+
+
+Tensor.totiledb = _totiledb

@@ -1,11 +1,10 @@
-"""Random tensors: each chunk draws from its own generator seeded by (seed, chunk index).
+"""Random tensors: with a seed, the same values for any chunk size and any number of workers.
 
-Reproducibility rule: a chunk's generator is ``np.random.default_rng(SeedSequence(seed,
-spawn_key=<start offset of the chunk along each axis>))``. The same seed and the same chunking
-give the same values and keys whatever runs the chunks (any executor, any number of workers);
-another chunking gives other (equally distributed) values. Values do not follow
-``np.random``'s stream, but dtypes, shapes, broadcasting of array parameters, ranges and the
-ValueError for bad parameters (raised at build time) are those of ``np.random.RandomState``.
+Values are drawn block by block on a grid fixed by the shape alone (``random_blocks``), so
+the chunking never changes them. They do not follow ``np.random``'s stream, but dtypes,
+shapes, broadcasting of array parameters, ranges and the ValueError for bad parameters (raised
+at build time) are those of ``np.random.RandomState``. Sampling without replacement is one
+draw over the whole tensor, split afterwards.
 """
 from __future__ import annotations
 
@@ -20,6 +19,7 @@ from ..core.entity import ChunkData, Tiled, chunk_grid
 from ..core.operand import Operand
 from ..core.user import Tileable
 from .core import Tensor, new_tensor
+from .random_blocks import _piece, covering, draw, generation_block, overdraw
 from .rechunk import rechunk_tiled
 
 #: distributions with elementwise (broadcast) parameters: name -> parameters ("name=default")
@@ -50,43 +50,67 @@ class Random(Operand):
     positions of ``args`` given by the input tensors (lazy parameters).
     """
 
-    _params = ("dist", "args", "kwargs", "seed", "shape", "spawn_key", "event_ndim", "whole",
-               "population", "tensor_args")
+    _params = ("dist", "args", "kwargs", "seed", "shape", "event_ndim", "whole", "population",
+               "tensor_args", "extents", "origin", "block", "batch_shape", "out_dtype")
 
     def tile(self, ctx, out):
         event = self.event_ndim or 0
-        nsplits = normalize_chunks(out.chunk_size, out.shape, out.dtype.itemsize, whole=False)
-        nsplits = nsplits[:out.ndim - event] + tuple((s,) for s in out.shape[out.ndim - event:])
-        grid_splits = tuple((s,) for s in out.shape) if self.whole else nsplits
-        batch_splits = grid_splits[:out.ndim - event]
+        nb = out.ndim - event
+        nsplits = normalize_chunks(out.chunk_size, out.shape, out.dtype.itemsize)
+        nsplits = nsplits[:nb] + tuple((s,) for s in out.shape[nb:])
+        if self.whole:  # one draw for the whole tensor, then split
+            grid_splits = tuple((s,) for s in out.shape)
+        elif out.inputs or overdraw(nsplits[:nb], generation_block(out.shape[:nb]), out.shape[:nb]) > 2:
+            # lazy parameters, or chunks far smaller than the blocks: draw the blocks, re-split
+            block = generation_block(out.shape[:nb])
+            grid_splits = tuple(_regular(s, b) for s, b in zip(out.shape[:nb], block)) + nsplits[nb:]
+        else:  # each chunk draws the blocks it overlaps
+            grid_splits = nsplits
+        tiled = yield from self._tile_grid(ctx, out, grid_splits)
+        return tiled if grid_splits == nsplits else rechunk_tiled(tiled, nsplits)
+
+    def _tile_grid(self, ctx, out, grid_splits):
+        nb = out.ndim - (self.event_ndim or 0)
+        batch_shape = tuple(out.shape[:nb])
+        block = None if self.whole else generation_block(batch_shape)
         params = []  # tensor parameters split like the batch axes they broadcast against
         for inp in out.inputs:
             t = yield from ctx.known(inp)
-            lead = len(batch_splits) - len(t.nsplits)
-            params.append(rechunk_tiled(t, tuple(s if sum(s) == 1 else batch_splits[lead + j]
+            lead = nb - len(t.nsplits)
+            params.append(rechunk_tiled(t, tuple(s if sum(s) == 1 else grid_splits[lead + j]
                                                   for j, s in enumerate(t.nsplits))))
         grid = chunk_grid([len(s) for s in grid_splits])
         for idx, extents in grid_slices(grid_splits):
-            batch = extents[:out.ndim - event]
-            args = tuple(a if np.ndim(a) == 0 else a[tuple(
-                slice(None) if n == 1 else slice(*e) for n, e in zip(a.shape, batch[len(batch) - a.ndim:]))]
-                for a in self.args)
+            batch = extents[:nb]
+            origin = batch if block is None else covering(batch, block, batch_shape)
+            args = tuple(a if np.ndim(a) == 0 else _piece(a, origin, tuple((0, 0) for _ in origin), nb)
+                         for a in self.args)
             inputs = [p.chunks[tuple(0 if sum(s) == 1 else i for s, i in
-                                     zip(p.nsplits, idx[len(batch) - p.chunks.ndim:len(batch)]))] for p in params]
-            op = self.new(shape=tuple(b - a for a, b in extents), args=args,
-                          spawn_key=tuple(a for a, _ in extents))  # block offsets identify the chunk
+                                     zip(p.nsplits, idx[nb - p.chunks.ndim:nb]))] for p in params]
+            op = self.new(shape=tuple(b - a for a, b in extents), args=args, extents=batch,
+                          origin=origin, block=block, batch_shape=batch_shape,
+                          out_dtype=out.dtype)
             grid[idx] = ChunkData(op, inputs, op.shape, out.meta, idx)
-        tiled = Tiled(grid, grid_splits)
-        return rechunk_tiled(tiled, nsplits) if self.whole else tiled
+        return Tiled(grid, grid_splits)
 
     def execute(self, *tensor_params):
-        rng = np.random.default_rng(np.random.SeedSequence(self.seed, spawn_key=self.spawn_key))
-        size = self.shape[:len(self.shape) - (self.event_ndim or 0)]
         args = list(self.args)
         for pos, value in zip(self.tensor_args or (), tensor_params):
             args[pos] = value
-        value = np.asarray(getattr(rng, self.dist)(*args, size=size, **self.kwargs))
+        dtype = np.int64 if self.population is not None else self.out_dtype
+        if self.block is None:  # one draw: the whole tensor
+            rng = np.random.default_rng(np.random.SeedSequence(self.seed, spawn_key=()))
+            size = self.shape[:len(self.shape) - (self.event_ndim or 0)]
+            value = np.asarray(getattr(rng, self.dist)(*args, size=size, **self.kwargs))
+        else:
+            event = self.shape[len(self.batch_shape):]
+            value = draw(lambda rng: getattr(rng, self.dist), self.seed, args, self.origin,
+                         self.extents, self.block, self.batch_shape, event, dtype, self.kwargs)
         return value if self.population is None else self.population[value]
+
+
+def _regular(size: int, block: int) -> tuple[int, ...]:
+    return tuple(min(block, size - s) for s in range(0, size, block)) or (0,)
 
 
 def _shape_of(size) -> tuple[int, ...] | None:

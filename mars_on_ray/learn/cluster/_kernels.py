@@ -1,0 +1,169 @@
+"""Per-row-block k-means kernels (pure NumPy): ``w`` is the block's sample weights (None
+without), ``pos`` the block's global row positions; small state comes as keywords."""
+from __future__ import annotations
+
+import functools
+import operator
+
+import numpy as np
+
+
+def sq_distances(X, C):
+    """Squared euclidean distances of rows of X to rows of C, clipped at 0 (as scikit-learn)."""
+    d = (X * X).sum(1)[:, None] - 2.0 * (X @ C.T) + (C * C).sum(1)[None, :]
+    return np.maximum(d, 0, out=d)
+
+
+def lloyd_partial(X, w=None, *, C):
+    """Sums and weights per cluster, inertia, and the block's points farthest from their
+    centers (for relocating empty clusters) under the centers C."""
+    k, rows = C.shape[0], np.arange(len(X))
+    t = X @ (-2.0 * C.T) + (C * C).sum(1)  # |x - c|^2 - |x|^2: the same argmin, n x k less work
+    labels = t.argmin(1)
+    mind = np.maximum(np.einsum("ij,ij->i", X, X) + t[rows, labels], 0)
+    onehot = np.zeros((len(X), k), dtype=C.dtype)
+    onehot[rows, labels] = 1 if w is None else w
+    sums = onehot.T @ X
+    counts = onehot.sum(0)
+    far = _farthest(mind, k)
+    wt = np.ones(len(far)) if w is None else w[far]
+    inertia = float(mind.sum() if w is None else mind @ w)
+    return sums, counts, inertia, (mind[far], X[far], labels[far], wt)
+
+
+def _farthest(mind, k):
+    """Positions of the k largest values, largest first."""
+    if len(mind) > k:
+        top = np.argpartition(-mind, k - 1)[:k]
+    else:
+        top = np.arange(len(mind))
+    return top[np.argsort(-mind[top], kind="stable")]
+
+
+def _merge_lloyd(a, b):
+    far = tuple(np.concatenate([x, y]) for x, y in zip(a[3], b[3]))
+    keep = np.argsort(-far[0], kind="stable")[:len(a[1])]
+    return a[0] + b[0], a[1] + b[1], a[2] + b[2], tuple(f[keep] for f in far)
+
+
+def merge_lloyd(parts):
+    return functools.reduce(_merge_lloyd, parts)
+
+
+def labels_block(X, *, C):
+    return sq_distances(X, C).argmin(1).astype(np.int32)
+
+
+def distances_block(X, *, C):
+    return np.sqrt(sq_distances(X, C))
+
+
+def inertia_block(X, w=None, *, C):
+    mind = sq_distances(X, C).min(1)
+    return float((mind if w is None else mind * w).sum())
+
+
+def add_all(parts):
+    return functools.reduce(operator.add, parts)
+
+
+def gather_rows(X, pos, *, wanted):
+    """The rows of X whose global positions are in ``wanted``: (positions, rows)."""
+    hit = np.isin(pos, wanted)
+    return pos[hit], X[hit]
+
+
+def concat_pairs(parts):
+    return tuple(np.concatenate(list(p)) for p in zip(*parts))
+
+
+def concat_rows(parts):
+    return np.concatenate(parts)
+
+
+def concat_lists(parts):
+    return [item for p in parts for item in p]
+
+
+def _min_pot(X, w, C):
+    pot = sq_distances(X, C).min(1) if len(C) else np.ones(len(X))
+    return pot if w is None else pot * w
+
+
+def plusplus_step(X, pos, w=None, *, chosen, cands, n_trials, seed):
+    """One greedy k-means++ step on a block: for each candidate (or none) its potential
+    ``sum w * min(d2 to chosen + candidate)`` and ``n_trials`` block points drawn by it."""
+    base = _min_pot(X, w, chosen)
+    options = [base] if len(cands) == 0 else \
+        [np.minimum(base, sq_distances(X, cands[j:j + 1])[:, 0] * (1 if w is None else w))
+         for j in range(len(cands))]
+    rng = np.random.default_rng([seed, int(pos[0]) if len(pos) else 0])
+    pots, samples = [], []
+    for pot in options:
+        total = float(pot.sum())
+        pots.append(total)
+        p = pot / total if total > 0 else None
+        samples.append(X[rng.choice(len(X), size=n_trials, p=p)] if n_trials and len(X) else
+                       np.zeros((n_trials, X.shape[1])))
+    return [(np.array(pots), np.array(samples))]
+
+
+def potential_block(X, w=None, *, C):
+    return float(_min_pot(X, w, C).sum())
+
+
+def parallel_sample(X, pos, *rest, chosen, l, seed):
+    """k-means|| oversampling: each point kept with probability min(1, l * w * d2 / phi);
+    ``rest`` is ``[w,] phi``."""
+    w, phi = (rest[0], rest[1]) if len(rest) == 2 else (None, rest[0])
+    phi = float(phi)
+    pot = _min_pot(X, w, chosen)
+    rng = np.random.default_rng([seed, int(pos[0]) if len(pos) else 0])
+    keep = rng.random(len(X)) < (l * pot / phi if phi > 0 else 0)
+    return X[keep]
+
+
+def closest_counts(X, w=None, *, C):
+    labels = sq_distances(X, C).argmin(1)
+    return np.bincount(labels, weights=w, minlength=len(C)).astype(float)
+
+
+# --- Elkan: per-point bounds kept as a state tensor [label, upper, lower_0..lower_k-1] -------
+
+def elkan_start(X, *, C):
+    """Exact distances to every center: the first state."""
+    D = np.sqrt(sq_distances(X, C))
+    labels = D.argmin(1)
+    return np.column_stack([labels, D[np.arange(len(X)), labels], D])
+
+
+def elkan_step(X, state, *, C, shift):
+    """Bounds moved by the centers' shifts; exact distances only for points whose upper bound
+    could exceed the distance to another center (Elkan's triangle-inequality tests)."""
+    labels = state[:, 0].astype(np.intp)
+    upper = state[:, 1] + shift[labels]
+    lower = np.maximum(state[:, 2:] - shift, 0)
+    cc = np.sqrt(sq_distances(C, C))
+    np.fill_diagonal(cc, np.inf)
+    half_nearest = 0.5 * cc.min(1)
+    maybe = (upper[:, None] > lower) & (upper[:, None] > 0.5 * cc[labels])
+    maybe[np.arange(len(X)), labels] = False
+    need = (upper > half_nearest[labels]) & maybe.any(1)
+    if need.any():
+        D = np.sqrt(sq_distances(X[need], C))
+        lab = D.argmin(1)
+        labels[need], upper[need], lower[need] = lab, D[np.arange(len(D)), lab], D
+    return np.column_stack([labels, upper, lower])
+
+
+def elkan_sums(X, state, w=None, *, k):
+    """Sums and weights per cluster of the state's labels."""
+    labels = state[:, 0].astype(np.intp)
+    onehot = np.zeros((len(X), k), dtype=X.dtype)
+    onehot[np.arange(len(X)), labels] = 1 if w is None else w
+    return onehot.T @ X, onehot.sum(0)
+
+
+def add_pairs(parts):
+    """Elementwise sums of (sums, counts) partials."""
+    return tuple(functools.reduce(operator.add, items) for items in zip(*parts))

@@ -1,0 +1,59 @@
+"""Column moments of row blocks in one pass: count, means and the centered scatter matrix
+(merged by Chan's formula, so no sum-of-squares cancellation), optionally weighted."""
+from __future__ import annotations
+
+import functools
+
+import numpy as np
+
+from ._blocks import row_reduce
+
+
+def scatter_block(*blocks, weighted, check_finite=False):
+    """(weight total, column means, centered scatter) of a block: X[, y][, w] side by side;
+    ``check_finite``: scikit-learn's ValueError for NaN or infinity in the first input."""
+    data = list(blocks)
+    w = data.pop() if weighted else None
+    if check_finite and not np.isfinite(data[0]).all():
+        raise ValueError("Input X contains NaN or infinity." if np.isnan(data[0]).any() else
+                         "Input X contains infinity or a value too large for dtype('float64').")
+    Z = np.hstack([d.reshape(len(d), -1) for d in data])
+    if w is None:
+        total, mean = float(len(Z)), Z.mean(0)
+        C = Z - mean
+        return total, mean, C.T @ C
+    total = float(w.sum())
+    mean = (w @ Z) / total if total > 0 else np.zeros(Z.shape[1])
+    C = Z - mean
+    return total, mean, (C * w[:, None]).T @ C
+
+
+def merge_scatter(parts):
+    return functools.reduce(_merge_two, parts)
+
+
+def _merge_two(a, b):
+    (na, ma, sa), (nb, mb, sb) = a, b
+    n = na + nb
+    if n == 0:
+        return a
+    delta = mb - ma
+    return n, ma + delta * (nb / n), sa + sb + np.outer(delta, delta) * (na * nb / n)
+
+
+def scatter(rows, weights=None, label="moments", check_finite=False):
+    """A lazy 0-d value ``(total weight, means, scatter)`` of the rows' columns side by side
+    (``check_finite``: the first input's finiteness is checked in the same pass)."""
+    inputs = list(rows) + ([] if weights is None else [weights])
+    return row_reduce(scatter_block, merge_scatter, None, inputs, dtype=object,
+                      kwargs={"weighted": weights is not None, "check_finite": check_finite}, label=label)
+
+
+def checked_features(X):
+    """X as a float tensor checked like scikit-learn's ``check_array``, except finiteness for
+    lazy input: that is left to the estimator's first pass (``scatter(check_finite=True)``),
+    so a persisted X keeps its key and is not copied by a pass-through check."""
+    from ..core.user import Tileable
+    from .utils.validation import check_array
+
+    return check_array(X, dtype=[np.float64, np.float32], ensure_all_finite=not isinstance(X, Tileable))

@@ -1,0 +1,126 @@
+"""NearestNeighbors by brute force over chunk pairs: every query block meets every fitted
+block, and each query block's k best (or all within a radius) are merged by a tree."""
+from __future__ import annotations
+
+import numbers
+
+import numpy as np
+from sklearn.base import BaseEstimator
+from sklearn.metrics.pairwise import PAIRWISE_DISTANCE_FUNCTIONS
+from sklearn.utils.validation import check_is_fitted
+
+from ...tensor.datasource import arange
+from .._blocks import row_map
+from ..utils.validation import check_array
+from . import _kernels as K
+from ._pairs import pair_reduce
+
+_FLOATS = [np.float64, np.float32]
+
+
+class NearestNeighbors(BaseEstimator):
+    """Unsupervised nearest neighbours (scikit-learn's API), brute force by chunk pairs.
+
+    ``algorithm`` is accepted for compatibility; the search is always brute force. Results
+    are lazy tensors: ``kneighbors`` gives (n_queries, k) distances and int indices,
+    ``radius_neighbors`` object tensors of per-row arrays, as scikit-learn.
+    """
+
+    def __init__(self, *, n_neighbors=5, radius=1.0, algorithm="auto", leaf_size=30,
+                 metric="minkowski", p=2, metric_params=None, n_jobs=None):
+        self.n_neighbors = n_neighbors
+        self.radius = radius
+        self.algorithm = algorithm
+        self.leaf_size = leaf_size
+        self.metric = metric
+        self.p = p
+        self.metric_params = metric_params
+        self.n_jobs = n_jobs
+
+    def _effective_metric(self):
+        metric, params = self.metric, dict(self.metric_params or {})
+        if metric == "minkowski":
+            p = params.pop("p", self.p)
+            if p < 1:
+                raise ValueError(f"p must be greater or equal to one for minkowski metric, got {p}")
+            metric = {1: "manhattan", 2: "euclidean"}.get(p, "minkowski")
+            if metric == "minkowski":
+                params["p"] = p
+        elif metric not in PAIRWISE_DISTANCE_FUNCTIONS and metric not in (
+                "chebyshev", "minkowski", "cityblock", "sqeuclidean", "braycurtis", "canberra",
+                "correlation", "seuclidean", "mahalanobis", "hamming"):
+            raise ValueError(f"Metric '{metric}' not valid for algorithm 'brute'")
+        return metric, params
+
+    def fit(self, X, y=None):
+        """Remember (and execute once) the fitted rows."""
+        if self.algorithm not in ("auto", "brute", "ball_tree", "kd_tree"):
+            raise ValueError(f"algorithm {self.algorithm!r} is not valid")
+        self.effective_metric_, self.effective_metric_params_ = self._effective_metric()
+        self._fit_X = check_array(X, dtype=_FLOATS).execute()
+        self.n_samples_fit_ = int(self._fit_X.shape[0])
+        self.n_features_in_ = int(self._fit_X.shape[1])
+        self._fit_method = "brute"
+        return self
+
+    def _query(self, X):
+        check_is_fitted(self, "_fit_X")
+        X = check_array(X, dtype=_FLOATS)
+        if X.shape[1] != self.n_features_in_:
+            raise ValueError(f"X has {X.shape[1]} features, but NearestNeighbors is expecting "
+                             f"{self.n_features_in_} features as input.")
+        return X
+
+    def _metric_kwargs(self):
+        return {"metric": self.effective_metric_, "metric_params": self.effective_metric_params_}
+
+    def kneighbors(self, X=None, n_neighbors=None, return_distance=True):
+        """(distances, indices) of the ``n_neighbors`` nearest fitted rows of each query row
+        (of every fitted row but itself when X is None): lazy tensors."""
+        check_is_fitted(self, "_fit_X")
+        k = self.n_neighbors if n_neighbors is None else n_neighbors
+        if not isinstance(k, numbers.Integral) or isinstance(k, bool) or k <= 0:
+            raise ValueError(f"Expected n_neighbors > 0. Got {k}")
+        self_query = X is None
+        q = self._fit_X if self_query else self._query(X)
+        limit = self.n_samples_fit_ - (1 if self_query else 0)
+        if k > limit:
+            raise ValueError(f"Expected n_neighbors <= n_samples_fit, but n_neighbors = {k}, "
+                             f"n_samples_fit = {self.n_samples_fit_}, n_samples = {q.shape[0]}")
+        kk = k + 1 if self_query else k
+        kw = {"k": kk, **self._metric_kwargs()}
+        both = pair_reduce(K.knn_pair, K.knn_merge, q, [self._fit_X], shape_tail=(2 * kk,),
+                           kwargs=kw, label="NearestNeighbors.kneighbors")
+        if self_query:
+            both = row_map(K.drop_self, [both, arange(self.n_samples_fit_)], shape=(q.shape[0], 2 * k),
+                           dtype=float, kwargs={"k": k}, label="NearestNeighbors.kneighbors")
+        n = q.shape[0]
+        ind = row_map(K.split_knn, [both], shape=(n, k), dtype=np.intp, kwargs={"k": k, "which": 1},
+                      label="NearestNeighbors.kneighbors")
+        if not return_distance:
+            return ind
+        dist = row_map(K.split_knn, [both], shape=(n, k), dtype=float, kwargs={"k": k, "which": 0},
+                       label="NearestNeighbors.kneighbors")
+        return dist, ind
+
+    def radius_neighbors(self, X=None, radius=None, return_distance=True, sort_results=False):
+        """Per query row, the distances and indices of fitted rows within ``radius``: lazy
+        object tensors of arrays (each row's own index left out when X is None)."""
+        check_is_fitted(self, "_fit_X")
+        radius = self.radius if radius is None else radius
+        self_query = X is None
+        q = self._fit_X if self_query else self._query(X)
+        kw = {"radius": radius, **self._metric_kwargs()}
+        both = pair_reduce(K.radius_pair, K.radius_merge, q, [self._fit_X], shape_tail=(2,), dtype=object,
+                           kwargs=kw, label="NearestNeighbors.radius_neighbors")
+        if self_query:
+            both = row_map(K.drop_own, [both, arange(self.n_samples_fit_)], shape=(q.shape[0], 2),
+                           dtype=object, label="NearestNeighbors.radius_neighbors")
+        n = q.shape[0]
+        ind = row_map(K.pick_column, [both], shape=(n,), dtype=object, kwargs={"column": 1, "sort": sort_results},
+                      label="NearestNeighbors.radius_neighbors")
+        if not return_distance:
+            return ind
+        dist = row_map(K.pick_column, [both], shape=(n,), dtype=object, kwargs={"column": 0, "sort": sort_results},
+                       label="NearestNeighbors.radius_neighbors")
+        return dist, ind
