@@ -52,6 +52,7 @@ def _gone(kube, namespace, wait=3.0) -> bool:
 
 
 @pytest.mark.slow  # a `ray start` head and two Ray Client connections: ~1-2 min on a loaded machine
+@pytest.mark.timeout(900)
 def test_new_cluster_session_attach_and_stop(ray_head):
     import mars_on_ray as mr
     import mars_on_ray.tensor as mt
