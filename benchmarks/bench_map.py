@@ -110,6 +110,7 @@ def run_engine(engine: str, repeats: int) -> dict:
     else:
         import ray
 
+        os.environ.setdefault("RAY_raylet_start_wait_time_s", "120")  # loaded machines start slowly
         for attempt in range(3):  # a loaded machine can miss Ray's fixed start-up wait
             try:
                 ray.init(address="local", num_cpus=2, include_dashboard=False, log_to_driver=False)
@@ -150,7 +151,8 @@ def main(argv=None) -> int:
                                   timeout=args.engine_timeout)
             lines = [x for x in done.stdout.splitlines() if x.startswith("RESULT ")]
             found = json.loads(lines[-1][7:]) if lines else {
-                w: {"error": done.stderr[-300:]} for w in WORKLOADS}
+                w: {"error": (done.stderr.strip().splitlines() or ["no output"])[-1][:200]}
+                for w in WORKLOADS}
         except subprocess.TimeoutExpired:
             found = {w: {"error": f"TIMEOUT after {args.engine_timeout:.0f} s"} for w in WORKLOADS}
         for name in WORKLOADS:
@@ -163,7 +165,7 @@ def main(argv=None) -> int:
         fastest = min(others) if others else None
         for engine, r in engines.items():
             if "best_s" not in r:
-                lines.append(f"| {name} | {engine} | {r['error']} | | | |")
+                lines.append(f"| {name} | {engine} | {r['error'].splitlines()[-1][:120]} | | | |")
                 continue
             ratio = f"{r['best_s'] / fastest:.2f}x" if fastest else ""
             lines.append(f"| {name} | {engine} | {r['best_s']} | {r['median_s']} | {ratio} | "

@@ -119,6 +119,8 @@ import textwrap  # noqa: E402
 import threading  # noqa: E402
 import time  # noqa: E402
 
+import signal  # noqa: E402
+
 import psutil  # noqa: E402
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -183,9 +185,9 @@ class CliNode:
         root = psutil.Process(self.proc.pid)
         return [root, *root.children(recursive=True)]
 
-    def stop(self, timeout=120) -> int:
+    def stop(self, timeout=120, sig=signal.SIGTERM) -> int:
         if self.proc.poll() is None:
-            self.proc.terminate()  # SIGTERM, as a service manager would stop it
+            self.proc.send_signal(sig)  # SIGTERM as a service manager, SIGINT as Ctrl-C
         return self.proc.wait(timeout)
 
 
@@ -341,13 +343,15 @@ def test_a_driver_attaches_to_a_jobs_session_by_id(cli_cluster, tmp_path):
 
 
 @pytest.mark.slow
-def test_nodes_stop_cleanly_on_sigterm(cli_cluster):
+def test_nodes_stop_cleanly_on_sigterm_or_ctrl_c(cli_cluster):
     """Runs last in this module: stops the cluster and checks nothing of it is left."""
     nodes = cli_cluster["nodes"]
     procs = [p for node in nodes for p in node.tree()]
     assert len(procs) > 3 * 4  # each node: our command, ray start, raylet, agents, ...
     for node in reversed(nodes):  # the web service, the workers, then the supervisor
-        assert node.stop() == 0, "\n".join(node.lines[-30:])
+        ctrl_c = node is nodes[1]  # one worker is stopped as by Ctrl-C at its terminal
+        assert node.stop(sig=signal.SIGINT if ctrl_c else signal.SIGTERM) == 0, \
+            "\n".join(node.lines[-30:])
         assert node is nodes[-1] or node.lines[-1].endswith(": stopped")
     deadline = time.monotonic() + 60
     while _alive(procs) and time.monotonic() < deadline:

@@ -167,7 +167,12 @@ def test_cluster_lists_nodes_and_services(session):
     assert node["cpus"] == 2 and node["object_store_memory"] > 0
     assert "object_store_used" in node and "spilled_bytes" in node
     assert {s["name"]: s["state"] for s in cluster["services"]}["task"] == "ready"
-    assert session.session_id in {s["session_id"] for s in _api(session, "/api/sessions")}
+    held = map_chunks(fill((10,), chunk_size=5), label="held").execute()
+    stats = session.storage_stats()  # (settles releases of earlier tests' objects first)
+    mine = {s["session_id"]: s for s in _api(session, "/api/sessions")}[session.session_id]
+    # the storage numbers are session.storage_stats()'s
+    assert stats["objects"] >= 1 and held is not None
+    assert mine["open"] and mine["objects"] == stats["objects"] and mine["held_bytes"] == stats["held_bytes"]
 
 
 def test_unknown_ids_are_404(session):
@@ -240,7 +245,6 @@ def test_token_is_checked_on_every_api_call(session):
         assert connect_info(url + "/#token=s3cret-token")["web_url"] == url
     finally:
         assert ray.get(web.start.remote()).startswith("http://127.0.0.1:")
-    session._web_url = None
     assert _get(session.web_url + "/api/sessions")[0] == 200  # tokenless on loopback again
     assert session.web_url != url
 
@@ -285,7 +289,9 @@ def test_web_command_serves_the_cluster_and_new_session_attaches_by_url(session,
     from mars_on_ray.services import get_service
 
     assert ray.get(get_service("web").address.remote()) is None  # stopped with the command
-    assert ray.get(get_service("web").start.remote()).startswith("http://127.0.0.1:")
+    restarted = ray.get(get_service("web").start.remote())
+    assert restarted.startswith("http://127.0.0.1:") and session.web_url == restarted
+    assert _get(session.web_url + "/api/sessions")[0] == 200
 
 
 def test_progress_records_are_bounded_and_link_stages(monkeypatch):
