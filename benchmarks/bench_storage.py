@@ -34,7 +34,7 @@ def dd_throughput(directory: str, mib: int) -> dict:
     """MB/s of dd writing then reading ``mib`` MiB in ``directory`` with O_DIRECT (no page cache)."""
     path = os.path.join(directory, "dd-probe")
     out = {}
-    for name, args in (("write", [f"if=/dev/zero", f"of={path}", "oflag=direct"]),
+    for name, args in (("write", ["if=/dev/zero", f"of={path}", "oflag=direct"]),
                        ("read", [f"if={path}", "of=/dev/null", "iflag=direct"])):
         proc = subprocess.run(["dd", *args, "bs=4M", f"count={max(mib // 4, 1)}"],
                               capture_output=True, text=True)
