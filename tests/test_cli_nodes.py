@@ -68,6 +68,7 @@ def test_worker_options_map_onto_a_joining_node(tmp_path, monkeypatch):
     (["worker", "-s", "127.0.0.1:1", "--cuda-device", "gpu0"], "--cuda-device"),
     (["supervisor", "-p", "70000"], "-p 70000"),
     (["supervisor", "--min-mem", "1000t"], "min_mem"),
+    (["supervisor", "--cache-mem", "2g", "--phy-mem", "1g"], "larger than phy_mem"),
 ])
 def test_invalid_values_fail_before_any_node_starts(argv, message, monkeypatch, capsys):
     def no_start(*args, **kwargs):
@@ -118,6 +119,8 @@ import textwrap  # noqa: E402
 import threading  # noqa: E402
 import time  # noqa: E402
 
+import signal  # noqa: E402
+
 import psutil  # noqa: E402
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -154,10 +157,11 @@ def _free_port() -> int:
 
 
 class CliNode:
-    """``python -m mars_on_ray <args>`` as a child; waits for its MARS_ON_RAY_READY line."""
+    """``python -m mars_on_ray <args>`` as a child; waits for its line starting with ``ready``."""
 
-    def __init__(self, args: list[str], env: dict):
+    def __init__(self, args: list[str], env: dict, ready: str = "MARS_ON_RAY_READY"):
         self.lines: list[str] = []
+        self.ready_prefix = ready
         self.proc = subprocess.Popen([sys.executable, "-m", "mars_on_ray", *args], env=env,
                                      stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
         self.ready = threading.Event()
@@ -166,7 +170,7 @@ class CliNode:
     def _read(self):
         for line in self.proc.stdout:
             self.lines.append(line.rstrip())
-            if line.startswith("MARS_ON_RAY_READY"):
+            if line.startswith(self.ready_prefix):
                 self.ready.set()
 
     def wait_ready(self, timeout=420) -> dict:
@@ -174,16 +178,16 @@ class CliNode:
         while not self.ready.wait(1):
             assert self.proc.poll() is None, "\n".join(self.lines[-40:])
             assert time.monotonic() < deadline, "\n".join(self.lines[-40:])
-        line = next(x for x in self.lines if x.startswith("MARS_ON_RAY_READY"))
-        return dict(p.split("=", 1) for p in line.split()[2:])
+        line = next(x for x in self.lines if x.startswith(self.ready_prefix))
+        return dict(p.split("=", 1) for p in line.split() if "=" in p)
 
     def tree(self) -> list[psutil.Process]:
         root = psutil.Process(self.proc.pid)
         return [root, *root.children(recursive=True)]
 
-    def stop(self, timeout=120) -> int:
+    def stop(self, timeout=120, sig=signal.SIGTERM) -> int:
         if self.proc.poll() is None:
-            self.proc.terminate()  # SIGTERM, as a service manager would stop it
+            self.proc.send_signal(sig)  # SIGTERM as a service manager, SIGINT as Ctrl-C
         return self.proc.wait(timeout)
 
 
@@ -221,8 +225,13 @@ def cli_cluster(tmp_path_factory):
                                   "--cpu-procs", "1", "--cache-mem", "300m", "--temp-dir", temp,
                                   "--quiet"], env))
             nodes[-1].wait_ready()
+        web_port = _free_port()
+        nodes.append(CliNode(["web", "-s", f"127.0.0.1:{port}", "-H", "127.0.0.1", "-p",
+                              str(web_port)], env, ready="Dashboard: "))
+        nodes[-1].wait_ready()
         yield {"env": env, "nodes": nodes, "temps": temps, "gcs": f"127.0.0.1:{port}",
-               "dashboard": info["dashboard"], "client": f"ray://127.0.0.1:{client}"}
+               "dashboard": info["dashboard"], "client": f"ray://127.0.0.1:{client}",
+               "web": f"http://127.0.0.1:{web_port}"}
     finally:
         for node in reversed(nodes):
             node.stop()
@@ -248,7 +257,8 @@ def test_clients_run_the_seed_example_on_both_workers(cli_cluster):
     workers = _worker_node_ids(cli_cluster)
     assert len(workers) == 2  # the head offers no CPUs: the chunks run on the workers
     env = cli_cluster["env"]
-    for how, where in (("address", cli_cluster["client"]), ("ray.init", cli_cluster["gcs"])):
+    for how, where in (("address", cli_cluster["web"]), ("address", cli_cluster["client"]),
+                       ("ray.init", cli_cluster["gcs"])):
         out = _driver(CLIENT, [how, where], env)
         nodes = json.loads(out.split("NODES ", 1)[1].splitlines()[0])
         assert set(nodes) == workers, (how, nodes)
@@ -333,14 +343,16 @@ def test_a_driver_attaches_to_a_jobs_session_by_id(cli_cluster, tmp_path):
 
 
 @pytest.mark.slow
-def test_nodes_stop_cleanly_on_sigterm(cli_cluster):
+def test_nodes_stop_cleanly_on_sigterm_or_ctrl_c(cli_cluster):
     """Runs last in this module: stops the cluster and checks nothing of it is left."""
     nodes = cli_cluster["nodes"]
     procs = [p for node in nodes for p in node.tree()]
     assert len(procs) > 3 * 4  # each node: our command, ray start, raylet, agents, ...
-    for node in reversed(nodes):  # workers first, then the supervisor
-        assert node.stop() == 0, "\n".join(node.lines[-30:])
-        assert node.lines[-1].endswith(": stopped")
+    for node in reversed(nodes):  # the web service, the workers, then the supervisor
+        ctrl_c = node is nodes[1]  # one worker is stopped as by Ctrl-C at its terminal
+        assert node.stop(sig=signal.SIGINT if ctrl_c else signal.SIGTERM) == 0, \
+            "\n".join(node.lines[-30:])
+        assert node is nodes[-1] or node.lines[-1].endswith(": stopped")
     deadline = time.monotonic() + 60
     while _alive(procs) and time.monotonic() < deadline:
         time.sleep(0.5)

@@ -24,7 +24,7 @@ def ray_head(tmp_path_factory):
              "dashboard": ray_nodes.free_port()}
     log = tmp_path_factory.mktemp("ray") / "head.log"
     proc = ray_nodes.start(
-        ["ray", "start", "--head", "--block", "--node-ip-address", "127.0.0.1",
+        ["ray", "start", "--head", "--block",
          f"--port={ports['gcs-server']}", f"--ray-client-server-port={ports['client']}",
          f"--dashboard-port={ports['dashboard']}", "--include-dashboard=false", "--num-cpus=2",
          f"--object-store-memory={200 * 1024**2}", "--disable-usage-stats"],

@@ -83,7 +83,8 @@ def test_classifier_multiclass_with_eval_set(session):
     ref.fit(X, y, eval_set=[(Xv, yv)], verbose=False)
     assert model.n_classes_ == 3 and list(model.classes_) == [0, 1, 2]
     assert model.objective == "multi:softprob"
-    assert_eq(model.predict_proba(mt.tensor(X, chunk_size=(64, 4))), ref.predict_proba(X), rtol=RTOL, atol=ATOL)
+    assert_eq(model.predict_proba(mt.tensor(X, chunk_size=(64, 4))), ref.predict_proba(X),
+              rtol=RTOL, atol=ATOL)
     assert_eq(model.predict(X), ref.predict(X))
     np.testing.assert_allclose(model.evals_result()["validation_0"]["mlogloss"],
                                ref.evals_result()["validation_0"]["mlogloss"], rtol=RTOL, atol=ATOL)

@@ -186,28 +186,18 @@ def _tuning(opts: NodeOptions) -> WorkerTuning:
         spill += [p for p in path.split(":") if p]
     for path in spill:
         _check_writable(path, "--spill-dirs")
-    tuning = WorkerTuning(opts.cache_mem, spill, opts.phy_mem, opts.min_mem)
-    try:
-        tuning.ray_init_kwargs()  # the tuning's own checks (e.g. --min-mem above what is free)
+    try:  # the tuning's own checks: cache-mem above phy-mem, --min-mem above what is free...
+        return WorkerTuning(opts.cache_mem, spill, opts.phy_mem, opts.min_mem)
     except (ValueError, MemoryError) as exc:
         raise DeployError(str(exc)) from None
-    return tuning
 
 
 def _tuning_ray_start(tuning: WorkerTuning, head: bool) -> tuple[list[str], dict[str, str]]:
     """``ray start`` arguments and environment of the tuning."""
-    if hasattr(tuning, "ray_start_args"):
+    try:
         return list(tuning.ray_start_args(head=head)), dict(tuning.ray_start_env(head=head))
-    # until storage/tuning.py has ray_start_args(): the same values from ray.init's arguments
-    import json
-
-    kwargs = tuning.ray_init_kwargs()
-    args = []
-    if "object_store_memory" in kwargs:
-        args.append(f"--object-store-memory={kwargs['object_store_memory']}")
-    if "_system_config" in kwargs:
-        args.append(f"--system-config={json.dumps(kwargs['_system_config'])}")
-    return args, {}
+    except (ValueError, MemoryError) as exc:
+        raise DeployError(str(exc)) from None
 
 
 def _non_negative(value, flag: str) -> int | None:
