@@ -106,7 +106,6 @@ def _cases(engine, args):
     session = mr.new_session()
     tk = mt.tensor(Xk, chunk_size=(rows_km, 10)).execute()
     tp = mt.tensor(Xp, chunk_size=(rows_pca, 20)).execute()
-    del Xk, Xp  # the object store holds the chunks now
     km = lambda: KMeans(8, init=init, max_iter=10, tol=0).fit(tk).cluster_centers_  # noqa: E731
     return [("kmeans", km),
             ("pca auto", lambda: PCA(10).fit(tp).explained_variance_),

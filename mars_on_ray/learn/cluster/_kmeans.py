@@ -195,12 +195,17 @@ class KMeans(TransformerMixin, ClusterMixin, BaseEstimator):
         for _ in range(n_init):
             centers, n_iter = lloyd(data, self._initial(data, init, rs), self.max_iter, variance * self.tol,
                                     elkan=self.algorithm == "elkan")
-            inertia = _reduce(K.inertia_block, K.add_all, _rows(data), C=centers)
-            if best is None or inertia < best[0]:
-                best = inertia, centers, n_iter
-        self.inertia_, self.cluster_centers_, self.n_iter_ = best
+            inertia = row_reduce(K.inertia_block, K.add_all, None, _rows(data), dtype=object,
+                                 kwargs={"C": centers}, label="KMeans.fit")
+            labels = row_map(K.labels_block, [data.X], shape=data.X.shape[:1], dtype=np.int32,
+                             kwargs={"C": centers}, label="KMeans.fit")
+            if n_init == 1:  # the labels come with the inertia, in the same graph
+                _session.execute(inertia, labels)
+            if best is None or inertia.fetch() < best[0]:
+                best = inertia.fetch(), centers, n_iter, labels
+        self.inertia_, self.cluster_centers_, self.n_iter_, self.labels_ = best
+        self.labels_.execute()
         self.n_features_in_ = n_features
-        self.labels_ = self.predict(data.X).execute()
         return self
 
     def _checked(self, X):
