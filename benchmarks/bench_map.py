@@ -4,7 +4,7 @@ Workloads: 20,000 trivial tasks (``x + 1``) and 2,000 tasks sleeping 5 ms. Engin
 raw Ray tasks (one a task), ``ray.util.multiprocessing.Pool.map`` (its own chunking), Dask
 ``client.map`` + ``client.gather`` on a 2x1 LocalCluster, ``concurrent.futures``'s
 ProcessPoolExecutor with 2 processes (``map``, chunksize 1 as its default, and chunksize 100).
-Each engine is started before timing (pools, clusters and workers are warm; one untimed run
+Each engine runs in its own process and is started before timing (pools, clusters and workers are warm; one untimed run
 first); what is timed is submitting every task and having every result in the driver. Peak
 memory is the summed RSS of this process and its children over the engine's timed runs.
 
@@ -17,6 +17,7 @@ import concurrent.futures
 import json
 import os
 import statistics
+import subprocess
 import sys
 import time
 
@@ -82,43 +83,81 @@ def _time(runner, func, n, ctx, repeats):
             "peak_rss_mib": memory["peak_rss_mib"]}
 
 
+ENGINES = ["mr.map", "ray tasks", "ray.util.multiprocessing.Pool", "concurrent.futures (2 procs)",
+           "concurrent.futures (2 procs, chunksize=100)", "dask client.map (2x1)"]
+
+
+def run_engine(engine: str, repeats: int) -> dict:
+    """Start ``engine``, time both workloads on it, stop it (runs in its own process)."""
+    results = {}
+
+    def measure(runner, ctx):
+        for name, (func, n) in WORKLOADS.items():
+            try:
+                results[name] = _time(runner, func, n, ctx, repeats)
+            except Exception as exc:  # one workload failing never stops the other
+                results[name] = {"error": f"{type(exc).__name__}: {exc}"}
+
+    if engine.startswith("concurrent.futures"):
+        with concurrent.futures.ProcessPoolExecutor(2) as pool:
+            measure(run_futures_100 if "100" in engine else run_futures, {"futures": pool})
+    elif engine.startswith("dask"):
+        from dask.distributed import Client, LocalCluster
+
+        with LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
+                          dashboard_address=None) as cluster, Client(cluster) as client:
+            measure(run_dask, {"dask": client})
+    else:
+        import ray
+
+        os.environ.setdefault("RAY_raylet_start_wait_time_s", "120")  # loaded machines start slowly
+        for attempt in range(3):  # a loaded machine can miss Ray's fixed start-up wait
+            try:
+                ray.init(address="local", num_cpus=2, include_dashboard=False, log_to_driver=False)
+                break
+            except Exception as exc:
+                if "timed out during startup" not in str(exc) or attempt == 2:
+                    raise
+                ray.shutdown()
+        if engine == "ray.util.multiprocessing.Pool":
+            from ray.util.multiprocessing import Pool
+
+            pool = Pool(processes=2)
+            measure(run_ray_pool, {"ray_pool": pool})
+            pool.terminate()
+        else:
+            measure(run_mr_map if engine == "mr.map" else run_ray_tasks, {})
+        ray.shutdown()
+    return results
+
+
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--repeats", type=int, default=3)
     parser.add_argument("--out", default="benchmarks/results/map")
+    parser.add_argument("--engine-timeout", type=float, default=900)
+    parser.add_argument("--only", nargs="*", default=None, help="engines to run (names above)")
+    parser.add_argument("--engine", help=argparse.SUPPRESS)  # internal: one engine, JSON out
     args = parser.parse_args(argv)
+    if args.engine:
+        print("RESULT " + json.dumps(run_engine(args.engine, args.repeats)), flush=True)
+        return 0
     results: dict[str, dict] = {w: {} for w in WORKLOADS}
-
-    def measure(engine, runner, ctx):
-        for name, (func, n) in WORKLOADS.items():
-            try:
-                results[name][engine] = _time(runner, func, n, ctx, args.repeats)
-            except Exception as exc:  # one engine failing never stops the others
-                results[name][engine] = {"error": f"{type(exc).__name__}: {exc}"}
+    for engine in args.only or ENGINES:
+        # each engine in its own process: none of them is alive while another is measured
+        try:
+            done = subprocess.run([sys.executable, __file__, "--engine", engine, "--repeats",
+                                   str(args.repeats)], capture_output=True, text=True,
+                                  timeout=args.engine_timeout)
+            lines = [x for x in done.stdout.splitlines() if x.startswith("RESULT ")]
+            found = json.loads(lines[-1][7:]) if lines else {
+                w: {"error": (done.stderr.strip().splitlines() or ["no output"])[-1][:200]}
+                for w in WORKLOADS}
+        except subprocess.TimeoutExpired:
+            found = {w: {"error": f"TIMEOUT after {args.engine_timeout:.0f} s"} for w in WORKLOADS}
+        for name in WORKLOADS:
+            results[name][engine] = found.get(name, {"error": "missing"})
             print(name, engine, results[name][engine], flush=True)
-
-    with concurrent.futures.ProcessPoolExecutor(2) as pool:
-        measure("concurrent.futures (2 procs)", run_futures, {"futures": pool})
-        measure("concurrent.futures (2 procs, chunksize=100)", run_futures_100, {"futures": pool})
-
-    from dask.distributed import Client, LocalCluster
-
-    with LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
-                      dashboard_address=None) as cluster, Client(cluster) as client:
-        measure("dask client.map (2x1)", run_dask, {"dask": client})
-
-    import ray
-    from ray.util.multiprocessing import Pool
-
-    ray.init(address="local", num_cpus=2, include_dashboard=False, log_to_driver=False)
-    ctx: dict = {}
-    measure("ray tasks", run_ray_tasks, ctx)
-    measure("mr.map", run_mr_map, ctx)
-    pool = Pool(processes=2)
-    measure("ray.util.multiprocessing.Pool", run_ray_pool, {"ray_pool": pool})
-    pool.terminate()
-    ray.shutdown()
-
     lines = ["| workload | engine | best s | median s | vs fastest other (best) | peak RSS MiB |",
              "| --- | --- | --- | --- | --- | --- |"]
     for name, engines in results.items():
@@ -126,7 +165,7 @@ def main(argv=None) -> int:
         fastest = min(others) if others else None
         for engine, r in engines.items():
             if "best_s" not in r:
-                lines.append(f"| {name} | {engine} | {r['error']} | | | |")
+                lines.append(f"| {name} | {engine} | {r['error'].splitlines()[-1][:120]} | | | |")
                 continue
             ratio = f"{r['best_s'] / fastest:.2f}x" if fastest else ""
             lines.append(f"| {name} | {engine} | {r['best_s']} | {r['median_s']} | {ratio} | "

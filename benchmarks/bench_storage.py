@@ -8,7 +8,7 @@ Jobs (each engine in its own process, so memory figures never include another en
   tensor: x[i, j] = 3 i / n + j / n (n x n float64), y = sqrt(|2 sin x - x|) + 1, then
           y.sum(axis=0), y.max() and the whole y fetched (n = 12000: 1.15 GB per array)
   frame:  a DataFrame of `rows` rows (key, a, b, c): groupby(key).agg(sum/mean/max) and a
-          stable sort by c (20M rows: about 800 MB)
+          stable sort by c (30M rows: 960 MB, over 3x a 300 MB store)
 """
 from __future__ import annotations
 
@@ -34,7 +34,7 @@ def dd_throughput(directory: str, mib: int) -> dict:
     """MB/s of dd writing then reading ``mib`` MiB in ``directory`` with O_DIRECT (no page cache)."""
     path = os.path.join(directory, "dd-probe")
     out = {}
-    for name, args in (("write", [f"if=/dev/zero", f"of={path}", "oflag=direct"]),
+    for name, args in (("write", ["if=/dev/zero", f"of={path}", "oflag=direct"]),
                        ("read", [f"if={path}", "of=/dev/null", "iflag=direct"])):
         proc = subprocess.run(["dd", *args, "bs=4M", f"count={max(mib // 4, 1)}"],
                               capture_output=True, text=True)
@@ -77,8 +77,17 @@ AGG = {"a": "sum", "b": "mean", "c": "max"}
 def run_mars(job: str, n: int, rows: int, store: int, spill_dir: str) -> dict:
     import mars_on_ray as mr
 
-    session = mr.new_session(address="local", cache_mem=store, spill_dirs=[spill_dir],
-                             num_cpus=2, log_to_driver=False)
+    import ray
+
+    for attempt in range(3):  # a loaded machine can miss Ray's fixed startup wait
+        try:
+            session = mr.new_session(address="local", cache_mem=store, spill_dirs=[spill_dir],
+                                     num_cpus=2, log_to_driver=False)
+            break
+        except Exception as exc:
+            if "timed out during startup" not in str(exc) or attempt == 2:
+                raise
+            ray.shutdown()
     try:
         before = session.storage_stats()
         started = time.perf_counter()
@@ -112,8 +121,6 @@ def run_mars(job: str, n: int, rows: int, store: int, spill_dir: str) -> dict:
                 "restore_mib_s": round(restored / MiB / restore_s, 1) if restore_s else None}
     finally:
         session.close()
-        import ray
-
         ray.shutdown()
 
 
@@ -189,6 +196,22 @@ def one(engine: str, job: str, n: int, rows: int, store: int) -> dict:
     return out
 
 
+def _run_case(cmd: list[str], timeout: float) -> dict:
+    """One engine x job in its own process group, killed whole (Ray, Dask workers) on timeout."""
+    import signal
+
+    proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                            start_new_session=True)
+    try:
+        out, err = proc.communicate(timeout=timeout)
+    except subprocess.TimeoutExpired:
+        os.killpg(proc.pid, signal.SIGKILL)
+        proc.communicate()
+        return {"error": f"timed out after {timeout:.0f} s (killed)"}
+    lines = [ln for ln in out.splitlines() if ln.startswith("{")]
+    return json.loads(lines[-1]) if lines else {"error": err[-300:]}
+
+
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--quick", action="store_true", help="n=6000, 5M rows (a few minutes)")
@@ -196,12 +219,13 @@ def main(argv=None) -> int:
     ap.add_argument("--engines", nargs="+", default=["mars", "dask-threads", "dask-cluster"])
     ap.add_argument("--jobs", nargs="+", default=["tensor", "frame"])
     ap.add_argument("--out", default=os.path.join(HERE, "results", "storage"))
+    ap.add_argument("--case-timeout", type=float, default=900.0, help="seconds per engine x job")
     ap.add_argument("--one", nargs=2, help=argparse.SUPPRESS)  # internal: engine job
     args = ap.parse_args(argv)
     from mars_on_ray.storage.tuning import parse_size
 
     store = parse_size(args.store)
-    n, rows = (6000, 5_000_000) if args.quick else (12000, 20_000_000)
+    n, rows = (6000, 5_000_000) if args.quick else (12000, 30_000_000)
     if args.one:
         print(json.dumps(one(*args.one, n, rows, store)))
         return 0
@@ -215,9 +239,7 @@ def main(argv=None) -> int:
             cmd = [sys.executable, __file__, "--one", engine, job, "--store", args.store]
             if args.quick:
                 cmd.append("--quick")
-            proc = subprocess.run(cmd, capture_output=True, text=True)
-            lines = [ln for ln in proc.stdout.splitlines() if ln.startswith("{")]
-            result = json.loads(lines[-1]) if lines else {"error": proc.stderr[-300:]}
+            result = _run_case(cmd, args.case_timeout)
             report["runs"][f"{job}/{engine}"] = result
             print(job, engine, result, flush=True)
     os.makedirs(args.out, exist_ok=True)

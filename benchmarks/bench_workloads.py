@@ -22,7 +22,7 @@ import numpy as np
 import pandas as pd
 
 WORKLOADS = ("seed", "elementwise", "matmul", "groupby", "groupby_agg", "overhead", "sessions", "parquet_write", "parquet_read",
-             "parquet_lazy", "csv_read")
+             "parquet_lazy", "csv_read", "tsqr", "sort", "percentile", "unique")
 
 FULL = dict(seed_n=2000, seed_chunk=200, ew_n=8000, gb_rows=20_000_000, gb_keys=1000,
             gb_parts=8, oh_n=10_000, mm_n=4000, mm_chunk=1000, cold_repeats=3, warm_repeats=5,
@@ -435,9 +435,11 @@ CASES: dict[tuple[str, str], Callable[[dict, Env], Case]] = {
 
 from bench_engine import ENGINE_CASES  # noqa: E402  (these import this module's helpers)
 from bench_io import IO_CASES  # noqa: E402
+from bench_tensor import TENSOR_CASES  # noqa: E402
 
 CASES.update(ENGINE_CASES)
 CASES.update(IO_CASES)
+CASES.update(TENSOR_CASES)
 
 # Phases: one process each, in this order, so that one engine's processes never inflate
 # another's memory figures. The Ray phase holds raw Ray and mars (the same cluster).

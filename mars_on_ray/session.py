@@ -54,6 +54,7 @@ class Session:
         #: subtasks that ran on that node
         self.last_task: dict = {}
         self._web_url: str | None = None
+        self._attached_url: str | None = None  # the dashboard URL new_session attached by
 
     # -- execution -------------------------------------------------------------------------
     def execute(self, *objs: Tileable, show_progress: bool | None = None,
@@ -142,6 +143,7 @@ class Session:
         for pos, ref in zip(np.ndindex(grid.shape), refs):
             grid[pos] = ref
         return grid, tuple(tuple(int(s) for s in axis) for axis in result.nsplits)
+
     def storage_stats(self) -> dict:
         """What this session keeps in Ray's object store: ``held_bytes`` and ``objects`` of its
         chunks; ``spilled_bytes`` / ``restored_bytes`` so far (Ray counts them per node, for
@@ -181,9 +183,14 @@ class Session:
 
     @property
     def web_url(self) -> str | None:
-        """The address of the cluster's dashboard (None when none runs)."""
-        if self._web_url is None and not self.closed:
+        """The address of the cluster's dashboard (None when none runs): the URL this session
+        attached by, else where the web service serves now (``mars-on-ray web`` may move it)."""
+        if self._attached_url or self.closed:
+            return self._attached_url or self._web_url
+        try:
             self._web_url = ray.get(get_service("web").address.remote())
+        except Exception:  # the cluster is going away: the last address known
+            pass
         return self._web_url
 
     # -- inputs held by the client ---------------------------------------------------------
@@ -363,6 +370,7 @@ def new_session(address: str | None = None, *, session_id: str | None = None, de
     except ValueError:  # the first session of this cluster starts the services
         ensure_services()
     session = Session(ray.get(get_service("session").create.remote(session_id)))
+    session._attached_url = web_url
     session._web_url = web_url or (_start_dashboard() if web else None)
     if session._web_url:
         print(f"mars_on_ray session {session.session_id}: dashboard at {session._web_url}",

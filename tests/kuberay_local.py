@@ -104,11 +104,13 @@ class LocalRayCluster:
     def __init__(self, name: str, spec: dict, workdir, token: str | None = None,
                  overrides: dict[str, dict[str, str]] | None = None):
         self.name, self.spec, self.workdir = name, spec, workdir
+        workdir.mkdir(parents=True, exist_ok=True)
         self.token, self.overrides = token, overrides or {}
         self.procs: list = []
         self.ports = {k: ray_nodes.free_port() for k in ("gcs", "dashboard", "client")}
         self.commands: list[list[str]] = []
         self._started: dict = {}
+        self.head_proc = None
 
     @property
     def dashboard_url(self) -> str:
@@ -130,8 +132,7 @@ class LocalRayCluster:
             path_map[mount["mountPath"]] = str(local)
         params = complete_params(group, head, f"127.0.0.1:{self.ports['gcs']}")
         local = {"metrics-export-port": str(ray_nodes.free_port()),
-                 "dashboard-agent-listen-port": str(ray_nodes.free_port()),
-                 "node-ip-address": "127.0.0.1"}
+                 "dashboard-agent-listen-port": str(ray_nodes.free_port())}
         if head:
             local.update({"port": str(self.ports["gcs"]), "dashboard-port": str(self.ports["dashboard"]),
                           "dashboard-host": "127.0.0.1",
@@ -152,8 +153,8 @@ class LocalRayCluster:
         command, env, container, path_map = self._pod(head, True, 0)
         node_env = ray_nodes.isolated_env(env)
         self.commands.append(command)
-        self.procs.append(ray_nodes.start(command, node_env, str(self.workdir / "head.log")))
-        ray_nodes.wait_port(self.ports["gcs"], proc=self.procs[0])
+        self._start_restarting(command, node_env, self.workdir / "head.log")
+        self.head_proc = self.procs[-1]
         hook = ((container.get("lifecycle") or {}).get("postStart") or {}).get("exec", {}).get("command")
         if hook:  # the kubelet runs it in the container right after the container starts
             hook = [_rewrite(part, {"/tmp/": f"{self.workdir}/", **path_map}) for part in hook]
@@ -166,9 +167,9 @@ class LocalRayCluster:
                 self.commands.append(command)
                 self._start_restarting(command, ray_nodes.isolated_env(env),
                                        self.workdir / f"worker{index}.log")
-        ray_nodes.wait_port(self.ports["dashboard"], proc=self.procs[0])
+        ray_nodes.wait_port(self.ports["dashboard"])
 
-    def _start_restarting(self, command, env, log, attempts: int = 4, timeout: float = 180) -> None:
+    def _start_restarting(self, command, env, log, attempts: int = 3, timeout: float = 150) -> None:
         """Start a node and wait until it runs; restart it when it exits, as the kubelet restarts
         a pod's container (on an overloaded machine a raylet can miss Ray's 30 s start-up wait)."""
         for _ in range(attempts):
@@ -176,12 +177,19 @@ class LocalRayCluster:
             self.procs.append(proc)
             deadline = time.monotonic() + timeout
             while proc.poll() is None and time.monotonic() < deadline:
+                if self.head_proc is not None and not self.head_alive():
+                    raise RuntimeError(f"the head exited while {log.name} was starting")
                 if log.read_text(errors="replace").count("Ray runtime started") > self._started.get(log, 0):
                     self._started[log] = self._started.get(log, 0) + 1
                     return
                 time.sleep(0.5)
             ray_nodes.stop([proc], grace=10)
         raise RuntimeError(f"{' '.join(command)} did not start after {attempts} attempts; see {log}")
+
+    def head_alive(self) -> bool:
+        """``ray start --block`` ends its node when any Ray process of it dies (under heavy load
+        the client server can time out at start), as a head container would exit."""
+        return self.head_proc is not None and self.head_proc.poll() is None
 
     def stop(self) -> None:
         ray_nodes.stop(self.procs)

@@ -93,6 +93,31 @@ def stored_chunks() -> dict:
     return ray.get(get_service("storage").stats.remote())
 
 
+class RecordResources:
+    """A chunk function writing the Ray resources its subtask was given to ``path`` (JSON)."""
+
+    def __init__(self, path: str):
+        self.path = path
+
+    def __call__(self, x):
+        import json
+
+        with open(self.path, "w") as f:
+            json.dump(ray.get_runtime_context().get_assigned_resources(), f)
+        return x + 1
+
+
+class Allocate:
+    """A chunk function that first fills ``gib`` GiB of memory (to be killed for memory)."""
+
+    def __init__(self, gib: float):
+        self.gib = gib
+
+    def __call__(self, x):
+        hog = np.ones(int(self.gib * 2**30 // 8))
+        return x + 1 + 0 * hog[0]
+
+
 class NoteNodeThenAddOne:
     """+1 after leaving a file named after the node it runs on in ``directory`` (tests wait
     for work to reach a node before killing it) and sleeping ``seconds``."""

@@ -6,8 +6,10 @@ import subprocess
 import sys
 
 import pandas as pd
+import pytest
 
 from mars_on_ray.cli import build_parser
+from test_cli_nodes import _ray_cli, cli_cluster  # noqa: F401  (the deploy slice's CLI cluster)
 
 
 def _env(home) -> dict:
@@ -58,3 +60,18 @@ def test_cli_map_is_registered():
     args = build_parser().parse_args(["map", "--expression", "value", "--generator-expression",
                                       "[1]", "--import", "math"])
     assert args.command == "map" and args.imports == ["math"] and callable(args.func)
+
+
+@pytest.mark.slow
+def test_cli_map_through_ray_job_submit(cli_cluster, tmp_path):  # noqa: F811
+    """``ray job submit -- python -m mars_on_ray map ...`` on a supervisor and two workers
+    started by the CLI; the job writes its CSV on the shared disk."""
+    out = tmp_path / "result.csv"
+    done = subprocess.run(
+        [*_ray_cli(), "job", "submit", "--address", cli_cluster["dashboard"], "--",
+         "python", "-m", "mars_on_ray", "map", "--expression", "value * 3",
+         "--generator-expression", "range(25)", "--out-csv", str(out), "--no-progress"],
+        env=cli_cluster["env"], capture_output=True, text=True, timeout=600)
+    assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-3000:]
+    expected = pd.DataFrame({"value": range(25), "result": [3 * v for v in range(25)]})
+    pd.testing.assert_frame_equal(pd.read_csv(out), expected)

@@ -24,7 +24,7 @@ def ray_head(tmp_path_factory):
              "dashboard": ray_nodes.free_port()}
     log = tmp_path_factory.mktemp("ray") / "head.log"
     proc = ray_nodes.start(
-        ["ray", "start", "--head", "--block", "--node-ip-address", "127.0.0.1",
+        ["ray", "start", "--head", "--block",
          f"--port={ports['gcs-server']}", f"--ray-client-server-port={ports['client']}",
          f"--dashboard-port={ports['dashboard']}", "--include-dashboard=false", "--num-cpus=2",
          f"--object-store-memory={200 * 1024**2}", "--disable-usage-stats"],
@@ -52,6 +52,7 @@ def _gone(kube, namespace, wait=3.0) -> bool:
 
 
 @pytest.mark.slow  # a `ray start` head and two Ray Client connections: ~1-2 min on a loaded machine
+@pytest.mark.timeout(900)
 def test_new_cluster_session_attach_and_stop(ray_head):
     import mars_on_ray as mr
     import mars_on_ray.tensor as mt

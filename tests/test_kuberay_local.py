@@ -41,30 +41,43 @@ def test_operator_commands_for_the_manifest():
     assert all(arg.split("=")[0] in options for arg in head[2:] + worker[2:])
 
 
+def _wait_services(cluster, timeout=240):
+    """The head's postStart hook starts the mars_on_ray services once Ray answers."""
+    log = cluster.workdir / "mars-services.log"
+    deadline = time.monotonic() + timeout
+    while "services running" not in (log.read_text() if log.exists() else ""):
+        if not cluster.head_alive() or time.monotonic() > deadline:
+            raise RuntimeError(f"services not started (head alive: {cluster.head_alive()})")
+        time.sleep(1)
+
+
 def _ray(args, env, timeout=300):
     return subprocess.run(["ray", *args], env=env, capture_output=True, text=True, timeout=timeout)
 
 
-@pytest.mark.slow  # three `ray start` nodes and a job: 1-3 minutes on a loaded 2-core machine
+@pytest.mark.slow  # three `ray start` nodes and a job: 3-5 minutes on this loaded 2-core machine
+@pytest.mark.timeout(1800)  # up to three cluster starts when raylets miss Ray's start-up wait
 def test_rayjob_entrypoint_runs_on_the_raycluster_pods(tmp_path):
     cluster_obj, job = _load("raycluster.yaml"), _load("rayjob.yaml")
     assert job["spec"]["rayClusterSpec"] == cluster_obj["spec"]
     token = secrets.token_hex(16)  # the operator puts a generated one in Secret <cluster name>
     # pods sized for 4 CPUs / 16Gi shrunk to this 2-core machine; only flags the operator sets
     small = {"object-store-memory": str(150 * 1024**2), "num-cpus": "1", "memory": str(1024**3)}
-    cluster = LocalRayCluster(cluster_obj["metadata"]["name"], cluster_obj["spec"], tmp_path, token,
-                              overrides={"workers": small, "head": {"memory": str(1024**3)}})
+    overrides = {"workers": small, "head": {"memory": str(1024**3)}}
+    for attempt in range(3):  # a head pod that exits is restarted with its cluster, here too
+        cluster = LocalRayCluster(cluster_obj["metadata"]["name"], cluster_obj["spec"],
+                                  tmp_path / f"attempt{attempt}", token, overrides=overrides)
+        try:
+            cluster.start()
+            _wait_services(cluster)
+            break
+        except BaseException as exc:  # a pytest timeout too: never leave a node running
+            cluster.stop()
+            if attempt == 2 or not isinstance(exc, (RuntimeError, TimeoutError)):
+                raise
     try:
-        cluster.start()
         assert sum(c[:3] == ["ray", "start", "--address=127.0.0.1:%d" % cluster.ports["gcs"]]
                    for c in cluster.commands) == 2  # two workers joined the head
-        # the head's postStart hook starts the mars_on_ray services once Ray answers
-        log = tmp_path / "mars-services.log"
-        deadline = time.monotonic() + 240
-        while "services running" not in (log.read_text() if log.exists() else ""):
-            assert time.monotonic() < deadline, log.read_text() if log.exists() else "no hook log"
-            time.sleep(1)
-
         client_env = ray_nodes.isolated_env(cluster.auth_env())
         # token auth is really on: without the token the dashboard refuses
         refused = _ray(["job", "list", "--address", cluster.dashboard_url],
@@ -80,7 +93,7 @@ def test_rayjob_entrypoint_runs_on_the_raycluster_pods(tmp_path):
         logs = _ray(["job", "logs", "--address", cluster.dashboard_url, "--follow", job_id],
                     client_env, timeout=400)
         status = _ray(["job", "status", "--address", cluster.dashboard_url, job_id], client_env)
-        assert "SUCCEEDED" in status.stdout, status.stdout + logs.stdout + logs.stderr
+        assert "succeeded" in status.stdout.lower(), status.stdout + logs.stdout + logs.stderr
         assert "quickstart OK" in logs.stdout
     finally:
         cluster.stop()

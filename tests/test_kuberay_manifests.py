@@ -21,12 +21,16 @@ MARSJOB = os.path.join(REPO, "tests", "data", "kubedl_marsjob.yaml")
 
 
 def _repo_manifests() -> list[tuple[str, dict]]:
+    """Every KubeRay object (apiVersion ray.io/*) in a YAML file of the repo (test data aside)."""
     found = []
-    for path in sorted(glob.glob(os.path.join(REPO, "deploy", "**", "*.yaml"), recursive=True)):
+    for path in sorted(glob.glob(os.path.join(REPO, "**", "*.y*ml"), recursive=True)):
+        rel = os.path.relpath(path, REPO)
+        if rel.startswith(("tests" + os.sep + "data", ".")) or not path.endswith((".yaml", ".yml")):
+            continue
         with open(path) as f:
             for i, doc in enumerate(yaml.safe_load_all(f)):
-                if doc:
-                    found.append((f"{os.path.relpath(path, REPO)}#{i}", doc))
+                if isinstance(doc, dict) and str(doc.get("apiVersion", "")).startswith("ray.io/"):
+                    found.append((f"{rel}#{i}", doc))
     return found
 
 
@@ -57,8 +61,9 @@ ALL = _repo_manifests() + _rendered() + _converted()
 
 
 def test_the_repo_ships_the_raycluster_and_rayjob():
-    kinds = sorted(obj["kind"] for _, obj in _repo_manifests())
-    assert kinds == ["RayCluster", "RayJob"]
+    shipped = {name: obj["kind"] for name, obj in _repo_manifests()}
+    assert shipped["deploy/kuberay/raycluster.yaml#0"] == "RayCluster"
+    assert shipped["deploy/kuberay/rayjob.yaml#0"] == "RayJob"
 
 
 @pytest.mark.parametrize("name, obj", ALL, ids=[n for n, _ in ALL])

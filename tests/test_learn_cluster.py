@@ -75,6 +75,23 @@ def test_empty_cluster_is_relocated_like_sklearn(local_session):
     assert _same_partition(ours.labels_.fetch(), ref.labels_)
 
 
+def test_elkan_bounds_skip_distances_and_match_lloyd(local_session):
+    from mars_on_ray.learn.cluster import _kernels as K
+
+    centers = X[:6]
+    state = K.elkan_start(X, C=centers)
+    moved = centers + 1e-3
+    stepped = K.elkan_step(X, state, C=moved, shift=np.full(6, np.sqrt(10) * 1e-3))
+    np.testing.assert_array_equal(stepped[:, 0], K.labels_block(X, C=moved))
+    exact = np.sqrt(K.sq_distances(X, moved))
+    assert (stepped[:, 1] >= exact[np.arange(len(X)), stepped[:, 0].astype(int)] - 1e-9).all()  # upper bounds
+    assert (stepped[:, 2:] <= exact + 1e-9).all()  # lower bounds
+    elkan = KMeans(6, init=centers, algorithm="elkan", max_iter=30).fit(mt.tensor(X, chunk_size=99))
+    lloyd = KMeans(6, init=centers, max_iter=30).fit(mt.tensor(X, chunk_size=99))
+    np.testing.assert_allclose(elkan.cluster_centers_, lloyd.cluster_centers_, atol=1e-10)
+    assert elkan.n_iter_ == lloyd.n_iter_
+
+
 def test_one_graph_per_iteration_data_computed_once(local_session):
     calls = []
 
@@ -86,8 +103,8 @@ def test_one_graph_per_iteration_data_computed_once(local_session):
     calls.clear()  # map_chunk ran on a one-row sample to learn the dtype
     est = KMeans(6, init=X[:6], max_iter=30, tol=0).fit(data)
     assert sum(calls) == len(X)  # persisted once, never recomputed
-    # persist, one per iteration, the final inertia, the labels
-    assert local_session.graphs == 1 + est.n_iter_ + 2
+    # persist, one per iteration, the final inertia with the labels
+    assert local_session.graphs == 1 + est.n_iter_ + 1
 
 
 def test_estimator_protocol(local_session):

@@ -83,7 +83,8 @@ def test_classifier_multiclass_with_eval_set(session):
     ref.fit(X, y, eval_set=[(Xv, yv)], verbose=False)
     assert model.n_classes_ == 3 and list(model.classes_) == [0, 1, 2]
     assert model.objective == "multi:softprob"
-    assert_eq(model.predict_proba(mt.tensor(X, chunk_size=(64, 4))), ref.predict_proba(X), rtol=RTOL, atol=ATOL)
+    assert_eq(model.predict_proba(mt.tensor(X, chunk_size=(64, 4))), ref.predict_proba(X),
+              rtol=RTOL, atol=ATOL)
     assert_eq(model.predict(X), ref.predict(X))
     np.testing.assert_allclose(model.evals_result()["validation_0"]["mlogloss"],
                                ref.evals_result()["validation_0"]["mlogloss"], rtol=RTOL, atol=ATOL)
@@ -124,3 +125,10 @@ def test_missing_xgboost_names_the_extra():
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                          env=dict(os.environ), timeout=120)
     assert "pip install 'mars_on_ray[xgboost]'" in out.stdout, out.stderr
+
+
+def test_more_workers_than_cpus_fails_fast_instead_of_hanging(session):
+    X, y = _data(n=30)
+    dtrain = mxgb.MarsDMatrix(mt.tensor(X, chunk_size=(10, 4)), label=y)
+    with pytest.raises(ValueError, match="need 3 CPUs"):
+        mxgb.train(dict(PARAMS), dtrain, num_boost_round=2, n_workers=3)

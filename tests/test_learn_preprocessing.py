@@ -166,3 +166,19 @@ def test_label_binarize(classes):
               skp.label_binarize(LABELS, classes=classes))
     assert_eq(label_binarize(md.Series(pd.Series(LABELS), chunk_size=7), classes=classes, neg_label=-1),
               skp.label_binarize(LABELS, classes=classes, neg_label=-1))
+
+
+def test_min_max_scaler_partial_fit_equals_sklearn():
+    x = np.nan_to_num(X)
+    ours, ref = MinMaxScaler(feature_range=(-1, 1)), skp.MinMaxScaler(feature_range=(-1, 1))
+    for start in range(0, 37, 15):
+        part = x[start:start + 15]
+        assert ours.partial_fit(mt.tensor(part, chunk_size=4)) is ours
+        ref.partial_fit(part)
+        for name in MM_ATTRS:
+            np.testing.assert_array_equal(getattr(ours, name), getattr(ref, name))
+    assert_eq(ours.transform(mt.tensor(x, chunk_size=9)), ref.transform(x), rtol=0)
+    ours.fit(x[:5])  # fit starts over
+    assert ours.n_samples_seen_ == 5
+    with pytest.raises(ValueError, match="features"):
+        ours.partial_fit(x[:, :2])

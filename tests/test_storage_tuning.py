@@ -7,7 +7,7 @@ import os
 import psutil
 import pytest
 
-from mars_on_ray.storage.tuning import (HARD_LIMIT, SEVERAL_DIRS_STORAGE_TYPE, SOFT_LIMIT, Size, WorkerTuning, parse_dirs,
+from mars_on_ray.storage.tuning import (HARD_LIMIT, OOM_RETRIES, SEVERAL_DIRS_STORAGE_TYPE, SOFT_LIMIT, Size, WorkerTuning, parse_dirs,
                                         parse_k8s_quantity, parse_size, parse_size_spec)
 
 GiB, MiB = 1024**3, 1024**2
@@ -87,6 +87,7 @@ def test_ray_init_kwargs(tmp_path):
     assert spilling == {"type": SEVERAL_DIRS_STORAGE_TYPE, "params": {"directory_path": dirs}}
     one = WorkerTuning(spill_dirs=dirs[:1]).ray_init_kwargs()["_system_config"]
     assert json.loads(one["object_spilling_config"])["type"] == "filesystem"
+    assert kwargs["_system_config"]["task_oom_retries"] == OOM_RETRIES  # never an endless loop
     threshold = kwargs["_system_config"]["memory_usage_threshold"]
     assert threshold == pytest.approx(min(0.99, 4 * GiB * HARD_LIMIT / psutil.virtual_memory().total),
                                       abs=1e-3)
@@ -126,6 +127,7 @@ def test_ray_start_args_and_env(tmp_path):
     assert json.loads(head["RAY_object_spilling_config"])["params"]["directory_path"] == dirs
     assert "RAY_object_spilling_config" not in worker  # workers take the head's directories
     assert head["RAY_memory_usage_threshold"] == worker["RAY_memory_usage_threshold"]
+    assert head["RAY_task_oom_retries"] == worker["RAY_task_oom_retries"] == str(OOM_RETRIES)
     assert all(isinstance(v, str) for v in head.values())
     assert WorkerTuning().ray_start_args() == [] and WorkerTuning().ray_start_env() == {}
 
@@ -138,6 +140,7 @@ def test_kuberay_rendering_resolves_shares_against_the_container_limit():
                       "memory": str(int(8 * GiB * SOFT_LIMIT) - 2 * GiB)}
     env = {e["name"]: e["value"] for e in tuning.kuberay_env(memory_limit="8Gi")}
     assert env["RAY_memory_usage_threshold"] == str(HARD_LIMIT)
+    assert env["RAY_task_oom_retries"] == str(OOM_RETRIES)
     assert json.loads(env["RAY_object_spilling_config"])["params"]["directory_path"] == [
         "/spill/a", "/spill/b"]
     assert "RAY_object_spilling_config" not in {

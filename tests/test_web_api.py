@@ -4,6 +4,7 @@ from __future__ import annotations
 import json
 import os
 import pickle
+import re
 import subprocess
 import sys
 import urllib.error
@@ -105,9 +106,11 @@ def test_failed_task_names_the_user_operation(session):
     assert "my_transform" in task["error"]["operation"]
     detail = _api(session, f"/api/tasks/{task['task_id']}")
     assert "failed" in {n["state"] for n in detail["subtask_graph"]["nodes"]}
+    states = {n["op"]: n["state"] for n in detail["tileable_graph"]["nodes"]}
+    assert states == {"fill": "cancelled", "map_chunks": "cancelled", "my_transform": "failed"}
 
 
-def test_running_task_shows_progress_before_it_ends(session):
+def test_running_task_shows_progress_before_it_ends(session, capsys):
     import threading
     import time
 
@@ -116,7 +119,7 @@ def test_running_task_shows_progress_before_it_ends(session):
 
     def run():
         with using({"small_data_bytes": 0}):
-            t.execute()
+            t.execute(show_progress=True)
         done.set()
 
     runner = threading.Thread(target=run)
@@ -133,17 +136,26 @@ def test_running_task_shows_progress_before_it_ends(session):
     assert seen, "the task was never seen running"
     assert min(seen) < 8
     assert _task_of(session, "slow_map")["subtasks_done"] == 8
+    # the terminal bar showed the same counts as the dashboard
+    bar = capsys.readouterr().err
+    shown = {int(n) for n in re.findall(r"(\d+)/8 subtasks, stage 1", bar)}
+    assert shown and shown <= set(range(9))
 
 
 def test_worker_page_data(session):
-    map_chunks(fill((4,), chunk_size=2), label="on_a_worker").execute()
+    shout = lambda x: (print("web-log-marker-4711", flush=True), x + 1)[1]  # noqa: E731
+    with using({"small_data_bytes": 0}):
+        map_chunks(fill((4,), chunk_size=2), func=shout, label="on_a_worker").execute()
     task_id = _task_of(session, "on_a_worker")["task_id"]
     node_id = _api(session, f"/api/tasks/{task_id}")["subtask_graph"]["nodes"][0]["node_id"]
     worker = _api(session, f"/api/workers/{node_id}")
     assert worker["node"]["node_id"] == node_id and worker["node"]["alive"]
     assert task_id in {r["task_id"] for r in worker["recent_subtasks"]}
     assert worker["memory"] and 0 < worker["memory"][-1]["memory_used"] < worker["memory"][-1]["memory_total"]
-    assert isinstance(worker["logs"], list)
+    # what the subtask printed is in the node's log tails, without Ray's marker lines
+    lines = [line for log in worker["logs"] for line in log["lines"]]
+    assert "web-log-marker-4711" in lines
+    assert not any(line.startswith(":task_name:") for line in lines)
 
 
 def test_cluster_lists_nodes_and_services(session):
@@ -155,7 +167,12 @@ def test_cluster_lists_nodes_and_services(session):
     assert node["cpus"] == 2 and node["object_store_memory"] > 0
     assert "object_store_used" in node and "spilled_bytes" in node
     assert {s["name"]: s["state"] for s in cluster["services"]}["task"] == "ready"
-    assert session.session_id in {s["session_id"] for s in _api(session, "/api/sessions")}
+    held = map_chunks(fill((10,), chunk_size=5), label="held").execute()
+    stats = session.storage_stats()  # (settles releases of earlier tests' objects first)
+    mine = {s["session_id"]: s for s in _api(session, "/api/sessions")}[session.session_id]
+    # the storage numbers are session.storage_stats()'s
+    assert stats["objects"] >= 1 and held is not None
+    assert mine["open"] and mine["objects"] == stats["objects"] and mine["held_bytes"] == stats["held_bytes"]
 
 
 def test_unknown_ids_are_404(session):
@@ -228,7 +245,6 @@ def test_token_is_checked_on_every_api_call(session):
         assert connect_info(url + "/#token=s3cret-token")["web_url"] == url
     finally:
         assert ray.get(web.start.remote()).startswith("http://127.0.0.1:")
-    session._web_url = None
     assert _get(session.web_url + "/api/sessions")[0] == 200  # tokenless on loopback again
     assert session.web_url != url
 
@@ -273,7 +289,9 @@ def test_web_command_serves_the_cluster_and_new_session_attaches_by_url(session,
     from mars_on_ray.services import get_service
 
     assert ray.get(get_service("web").address.remote()) is None  # stopped with the command
-    assert ray.get(get_service("web").start.remote()).startswith("http://127.0.0.1:")
+    restarted = ray.get(get_service("web").start.remote())
+    assert restarted.startswith("http://127.0.0.1:") and session.web_url == restarted
+    assert _get(session.web_url + "/api/sessions")[0] == 200
 
 
 def test_progress_records_are_bounded_and_link_stages(monkeypatch):

@@ -63,6 +63,8 @@ def test_dashboard_follows_a_running_job_to_done_and_draws_its_graph(session, br
             finished.set()
 
     page = browser.new_page(viewport={"width": 1280, "height": 900})
+    script_errors: list = []
+    page.on("pageerror", lambda exc: script_errors.append(str(exc)))
     page.goto(session.web_url + "/")
     page.wait_for_selector("#nodes table")
     runner = threading.Thread(target=run)
@@ -104,4 +106,12 @@ def test_dashboard_follows_a_running_job_to_done_and_draws_its_graph(session, br
     shot = tmp_path / "task.png"
     page.screenshot(path=str(shot), full_page=True)
     assert shot.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+
+    # the node that ran the subtasks: its recent subtasks name this job
+    page.locator("#per-node a").first.click()
+    page.locator("#recent tr", has_text="slow_map").first.wait_for(timeout=60_000)
+    # the session's own task list
+    page.goto(f"{session.web_url}/?session={session.session_id}")
+    page.locator("#tasks tr", has_text="slow_map").first.wait_for()
+    assert script_errors == []
     page.close()

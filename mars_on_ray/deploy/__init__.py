@@ -1,2 +1,2 @@
-"""Deploying mars_on_ray: Ray nodes from Mars' command line (``local``), and Kubernetes
-through KubeRay (``kubernetes``)."""
+"""Deploying mars_on_ray: Ray nodes from Mars' command line on bare hosts (``local``), and
+Kubernetes through KubeRay (``kubernetes``)."""

@@ -143,6 +143,8 @@ class MapResults(collections.abc.Generator):
         return self._generator().send(value)
 
     def throw(self, typ, val=None, tb=None):
+        if val is None and tb is None:  # the one-argument form (the others are deprecated)
+            return self._generator().throw(typ)
         return self._generator().throw(typ, val, tb)
 
     def close(self) -> None:

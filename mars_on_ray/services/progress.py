@@ -132,8 +132,12 @@ class ProgressService(Service):
         for stage in record.stages:
             if state == DONE:
                 stage[0] = stage[1]
+        operation = (error or {}).get("operation") or ""
         for node in record.graph.get("nodes", ()):
-            node["state"] = state
+            if state == FAILED:  # the operation the error names failed; the rest did not finish
+                node["state"] = FAILED if node["op"] and node["op"] in operation else CANCELLED
+            else:
+                node["state"] = state
         self._trim()
 
     # -- written by SchedulingService ----------------------------------------------------------

@@ -9,8 +9,6 @@ from __future__ import annotations
 
 import ray
 
-_NODE_STATS_TIMEOUT = 10.0  # seconds to wait for one raylet
-
 
 def node_store_stats() -> dict[str, dict]:
     """Per alive node (hex id): its object store's counters, one gRPC call to its raylet."""

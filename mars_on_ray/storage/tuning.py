@@ -10,7 +10,8 @@ cache_mem      the object store's size (``object_store_memory`` / ``--object-sto
 spill_dirs     the directories Ray spills objects to (``object_spilling_config``)
 phy_mem        hard limit (90%) -> Ray's memory monitor threshold; soft limit (75%) minus
                the object store -> Ray's logical ``memory`` resource, which the memory
-               subtasks declare is admitted against
+               subtasks declare is admitted against; a subtask killed for memory is retried
+               OOM_RETRIES times, then the task fails (MemoryError naming the operation)
 min_mem        checked where the node starts (MemoryError); on Kubernetes the pod's memory
                request, so it is only scheduled where that much is free
 =============  ============================================================================
@@ -35,6 +36,7 @@ HARD_LIMIT = 0.90  # Mars: share of phy_mem at which a worker is killed
 DEFAULT_CACHE_SHARE = 0.3  # object store share of phy_mem when only phy_mem is given (Ray's own)
 MIN_OBJECT_STORE = 75 * 1024**2  # Ray refuses a smaller object store
 SEVERAL_DIRS_STORAGE_TYPE = "mock_distributed_fs"  # see WorkerTuning.spilling_config
+OOM_RETRIES = 3  # with phy_mem: a subtask killed for memory is retried this often, then fails
 
 _UNITS = {"": 1, "b": 1}
 for _i, _p in enumerate("kmgtp", start=1):
@@ -226,6 +228,7 @@ class WorkerTuning:
         if self._phy is not None:
             kwargs["_memory"] = self.worker_memory_bytes()
             system_config["memory_usage_threshold"] = self.memory_usage_threshold()
+            system_config["task_oom_retries"] = OOM_RETRIES
         if system_config:
             kwargs["_system_config"] = system_config
         return kwargs
@@ -251,6 +254,7 @@ class WorkerTuning:
         env = {}
         if self._phy is not None:
             env["RAY_memory_usage_threshold"] = str(self.memory_usage_threshold())
+            env["RAY_task_oom_retries"] = str(OOM_RETRIES)
         if head and self.spill_dirs:
             # several directories need the spilling config (the --object-spilling-directory
             # flag takes one); a worker node given its own would keep only its first directory
@@ -288,6 +292,8 @@ class WorkerTuning:
         if head and self.spill_dirs:
             self._check_absolute()
             env["RAY_object_spilling_config"] = self.spilling_config()
+        if self._phy is not None:
+            env["RAY_task_oom_retries"] = str(OOM_RETRIES)
         return [{"name": k, "value": v} for k, v in env.items()]
 
     def kuberay_resources(self, memory_limit=None) -> dict:

@@ -63,16 +63,16 @@ class Api:
             except Exception as exc:  # a service that does not answer is shown as such
                 state = f"not answering ({type(exc).__name__})"
             services.append({"name": name, "state": state})
-        storage = await self._storage_stats()
         return _json({"nodes": nodes, "services": services, "supervisor_pid": os.getpid(),
-                      "storage": storage, "time": time.time()})
+                      "time": time.time()})
 
-    async def _storage_stats(self):
-        """The storage service's per-session statistics, where it gives them."""
+    async def _held(self, session_id: str) -> dict:
+        """What an open session keeps in the object store (``session.storage_stats()``)."""
         try:
-            return await _call("storage", "stats")
-        except Exception:
-            return None
+            usage = await _call("storage", "usage", session_id)
+        except Exception:  # the storage service cannot say now: the page shows dashes
+            return {"held_bytes": None, "objects": None}
+        return {"held_bytes": usage.get("held_bytes"), "objects": usage.get("objects")}
 
     async def sessions(self, request: web.Request) -> web.Response:
         open_ids = await _call("session", "list")
@@ -88,6 +88,8 @@ class Api:
             entry["running"] += task["state"] == "running"
             entry["failed"] += task["state"] == "failed"
             entry["last_activity"] = max(entry["last_activity"] or 0, task["ended"] or time.time())
+        for sid in open_ids:
+            by_session[sid].update(await self._held(sid))
         return _json(list(by_session.values()))
 
     async def session_tasks(self, request: web.Request) -> web.Response:

@@ -1,7 +1,7 @@
 """What the dashboard knows of Ray nodes: resources, object-store use, memory samples, logs.
 
-Object-store numbers come from each raylet's node stats (one gRPC call per node, as
-``ray memory`` does); memory and logs from a tiny zero-CPU Ray task pinned to the node, run
+Object-store numbers come from each raylet's node stats (``storage.stats``, the source of
+``session.storage_stats()``); memory and logs from a tiny zero-CPU Ray task pinned to the node, run
 only while someone looks at that node (nothing is sampled at rest).
 """
 from __future__ import annotations
@@ -9,6 +9,7 @@ from __future__ import annotations
 import collections
 import glob
 import os
+import re
 import time
 
 import ray
@@ -16,22 +17,8 @@ import ray
 SAMPLES_KEPT = 720  # memory samples kept per node (an hour at one per 5 s)
 MIN_SAMPLE_GAP = 2.0  # seconds between two samples of one node
 LOG_LINES = 200
-
-
-def _node_stats(node: dict) -> dict:
-    """Object store use and spilled bytes of one node (empty when the raylet cannot say)."""
-    try:
-        from ray._private.internal_api import node_stats
-
-        reply = node_stats(node["NodeManagerAddress"], node["NodeManagerPort"], include_memory_info=False)
-        store = reply.store_stats
-        return {"object_store_used": int(store.object_store_bytes_used),
-                "object_store_available": int(store.object_store_bytes_avail),
-                "spilled_bytes": int(store.spilled_bytes_total),
-                "restored_bytes": int(store.restored_bytes_total),
-                "objects": int(store.num_local_objects)}
-    except Exception:  # a private API of Ray: the page shows what it has
-        return {}
+_ANSI = re.compile(r"\x1b\[[0-9;]*m")  # colour codes Ray puts around task names
+_RAY_MARKERS = (":job_id:", ":task_name:", ":actor_name:")  # Ray's per-task lines in worker logs
 
 
 def _available_per_node() -> dict:
@@ -45,7 +32,13 @@ def _available_per_node() -> dict:
 
 def cluster_nodes() -> list[dict]:
     """Every node: address, liveness, CPUs (total / in use), memory, object store, spilled."""
+    from ..storage.stats import node_store_stats  # the numbers session.storage_stats() gives
+
     available = _available_per_node()
+    try:
+        stores = node_store_stats()
+    except Exception:  # a private API of Ray underneath: the page shows what it has
+        stores = {}
     out = []
     for node in ray.nodes():
         total = node.get("Resources", {})
@@ -55,8 +48,12 @@ def cluster_nodes() -> list[dict]:
                  "cpus": total.get("CPU", 0.0), "cpus_in_use": total.get("CPU", 0.0) - free.get("CPU", total.get("CPU", 0.0)),
                  "memory": total.get("memory", 0.0),
                  "object_store_memory": total.get("object_store_memory", 0.0)}
-        if node["Alive"]:
-            entry.update(_node_stats(node))
+        store = stores.get(node["NodeID"])
+        if store:
+            entry.update({"object_store_used": store["store_used_bytes"],
+                          "object_store_available": store["store_capacity_bytes"],
+                          "objects": store["store_objects"], "spilled_bytes": store["spilled_bytes"],
+                          "restored_bytes": store["restored_bytes"]})
         out.append(entry)
     return out
 
@@ -77,8 +74,10 @@ def _probe(log_lines: int) -> dict:
                 continue
             with open(path, "rb") as f:
                 f.seek(max(0, os.path.getsize(path) - 64 * 1024))
-                lines = f.read().decode("utf-8", "replace").splitlines()[-log_lines:]
-            logs.append({"file": os.path.basename(path), "lines": lines})
+                text = _ANSI.sub("", f.read().decode("utf-8", "replace"))
+            lines = [line for line in text.splitlines() if not line.startswith(_RAY_MARKERS)]
+            if lines:
+                logs.append({"file": os.path.basename(path), "lines": lines[-log_lines:]})
     except Exception as exc:  # a node without readable logs still reports memory
         logs.append({"file": "(unreadable)", "lines": [repr(exc)]})
     return {"time": time.time(), "memory_total": mem.total, "memory_used": mem.total - mem.available,

@@ -6,9 +6,9 @@ directories) expressed as ``rayStartParams`` by the one tuning object in ``mars_
 """
 from __future__ import annotations
 
-import ray
-
 from typing import NamedTuple
+
+import ray
 
 from ...storage.tuning import WorkerTuning, parse_size
 

@@ -17,16 +17,27 @@ def sq_distances(X, C):
 def lloyd_partial(X, w=None, *, C):
     """Sums and weights per cluster, inertia, and the block's points farthest from their
     centers (for relocating empty clusters) under the centers C."""
-    k = C.shape[0]
-    d = sq_distances(X, C)
-    labels = d.argmin(1)
-    mind = d[np.arange(len(X)), labels]
-    wt = np.ones(len(X)) if w is None else w
-    sums = np.zeros_like(C)
-    np.add.at(sums, labels, X * wt[:, None])
-    counts = np.bincount(labels, weights=wt, minlength=k).astype(C.dtype)
-    far = np.argsort(-mind, kind="stable")[:k]
-    return sums, counts, float((mind * wt).sum()), (mind[far], X[far], labels[far], wt[far])
+    k, rows = C.shape[0], np.arange(len(X))
+    t = X @ (-2.0 * C.T) + (C * C).sum(1)  # |x - c|^2 - |x|^2: the same argmin, n x k less work
+    labels = t.argmin(1)
+    mind = np.maximum(np.einsum("ij,ij->i", X, X) + t[rows, labels], 0)
+    onehot = np.zeros((len(X), k), dtype=C.dtype)
+    onehot[rows, labels] = 1 if w is None else w
+    sums = onehot.T @ X
+    counts = onehot.sum(0)
+    far = _farthest(mind, k)
+    wt = np.ones(len(far)) if w is None else w[far]
+    inertia = float(mind.sum() if w is None else mind @ w)
+    return sums, counts, inertia, (mind[far], X[far], labels[far], wt)
+
+
+def _farthest(mind, k):
+    """Positions of the k largest values, largest first."""
+    if len(mind) > k:
+        top = np.argpartition(-mind, k - 1)[:k]
+    else:
+        top = np.arange(len(mind))
+    return top[np.argsort(-mind[top], kind="stable")]
 
 
 def _merge_lloyd(a, b):
@@ -115,3 +126,44 @@ def parallel_sample(X, pos, *rest, chosen, l, seed):
 def closest_counts(X, w=None, *, C):
     labels = sq_distances(X, C).argmin(1)
     return np.bincount(labels, weights=w, minlength=len(C)).astype(float)
+
+
+# --- Elkan: per-point bounds kept as a state tensor [label, upper, lower_0..lower_k-1] -------
+
+def elkan_start(X, *, C):
+    """Exact distances to every center: the first state."""
+    D = np.sqrt(sq_distances(X, C))
+    labels = D.argmin(1)
+    return np.column_stack([labels, D[np.arange(len(X)), labels], D])
+
+
+def elkan_step(X, state, *, C, shift):
+    """Bounds moved by the centers' shifts; exact distances only for points whose upper bound
+    could exceed the distance to another center (Elkan's triangle-inequality tests)."""
+    labels = state[:, 0].astype(np.intp)
+    upper = state[:, 1] + shift[labels]
+    lower = np.maximum(state[:, 2:] - shift, 0)
+    cc = np.sqrt(sq_distances(C, C))
+    np.fill_diagonal(cc, np.inf)
+    half_nearest = 0.5 * cc.min(1)
+    maybe = (upper[:, None] > lower) & (upper[:, None] > 0.5 * cc[labels])
+    maybe[np.arange(len(X)), labels] = False
+    need = (upper > half_nearest[labels]) & maybe.any(1)
+    if need.any():
+        D = np.sqrt(sq_distances(X[need], C))
+        lab = D.argmin(1)
+        labels[need], upper[need], lower[need] = lab, D[np.arange(len(D)), lab], D
+    return np.column_stack([labels, upper, lower])
+
+
+def elkan_sums(X, state, w=None, *, k):
+    """Sums and weights per cluster of the state's labels."""
+    labels = state[:, 0].astype(np.intp)
+    onehot = np.zeros((len(X), k), dtype=X.dtype)
+    onehot[np.arange(len(X)), labels] = 1 if w is None else w
+    return onehot.T @ X, onehot.sum(0)
+
+
+def add_pairs(parts):
+    """Elementwise sums of (sums, counts) partials."""
+    return tuple(functools.reduce(operator.add, items) for items in zip(*parts))

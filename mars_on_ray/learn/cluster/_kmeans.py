@@ -1,6 +1,7 @@
 """KMeans on row blocks: Lloyd iterations as one small graph each over the persisted data."""
 from __future__ import annotations
 
+import functools
 import numbers
 from dataclasses import dataclass
 
@@ -72,13 +73,48 @@ def _relocate_empty(sums, counts, far):
         counts[cluster] = wt
 
 
-def lloyd(data: _Data, centers: np.ndarray, max_iter: int, tol: float):
-    """Lloyd iterations from ``centers``; (centers, n_iter). One graph per iteration: the
-    centers go with it, per-cluster sums come back."""
+def _lloyd_sums(data, centers):
+    sums, counts, _, far = _reduce(K.lloyd_partial, K.merge_lloyd, _rows(data), C=centers)
+    if (counts == 0).any():
+        _relocate_empty(sums, counts, far)
+    return sums, counts
+
+
+class _Elkan:
+    """Elkan's bounds as a tensor stored between iterations (n x (k + 2)); each iteration's
+    graph moves them, computes exact distances where the bounds cannot decide, and sums."""
+
+    def __init__(self, data):
+        self.data, self.state, self.previous = data, None, None
+
+    def sums(self, centers):
+        data, k = self.data, len(centers)
+        shape = (data.n_samples, k + 2)
+        if self.state is None:
+            state = row_map(K.elkan_start, [data.X], shape=shape, dtype=float, kwargs={"C": centers},
+                            label="KMeans.fit")
+        else:
+            shift = np.sqrt(((centers - self.previous) ** 2).sum(1))
+            state = row_map(K.elkan_step, [data.X, self.state], shape=shape, dtype=float,
+                            kwargs={"C": centers, "shift": shift}, label="KMeans.fit")
+        rows = [data.X, state] + ([] if data.w is None else [data.w])
+        part = row_reduce(K.elkan_sums, K.add_pairs, None, rows, dtype=object, kwargs={"k": k},
+                          label="KMeans.fit")
+        _session.execute(state, part)
+        self.state, self.previous = state, centers
+        sums, counts = part.fetch()
+        if (counts == 0).any():  # rare: relocation needs exact distances, as scikit-learn's
+            sums, counts = _lloyd_sums(data, centers)
+        return sums, counts
+
+
+def lloyd(data: _Data, centers: np.ndarray, max_iter: int, tol: float, elkan: bool = False):
+    """Lloyd iterations from ``centers`` (with Elkan's bounds if asked: the same result);
+    (centers, n_iter). One graph per iteration: the centers go with it, per-cluster sums
+    come back."""
+    step = _Elkan(data).sums if elkan else functools.partial(_lloyd_sums, data)
     for i in range(max_iter):
-        sums, counts, _, far = _reduce(K.lloyd_partial, K.merge_lloyd, _rows(data), C=centers)
-        if (counts == 0).any():
-            _relocate_empty(sums, counts, far)
+        sums, counts = step(centers)
         new = sums / np.where(counts > 0, counts, 1)[:, None]
         shift = float(((new - centers) ** 2).sum())
         centers = new
@@ -91,8 +127,9 @@ class KMeans(TransformerMixin, ClusterMixin, BaseEstimator):
     """K-means clustering over chunked data (scikit-learn's API).
 
     ``init``: ``'k-means||'`` (default, as Mars), ``'k-means++'``, ``'random'`` or an array of
-    shape (n_clusters, n_features). ``algorithm='elkan'`` is accepted and gives Lloyd's exact
-    result (the distributed iterations do not keep Elkan's per-point bounds).
+    shape (n_clusters, n_features). ``algorithm='elkan'`` keeps Elkan's per-point distance
+    bounds as a tensor between iterations and computes exact distances only where they cannot
+    decide; the result is Lloyd's.
     """
 
     def __init__(self, n_clusters=8, *, init="k-means||", n_init="auto", max_iter=300, tol=1e-4,
@@ -156,13 +193,19 @@ class KMeans(TransformerMixin, ClusterMixin, BaseEstimator):
         rs = check_random_state(self.random_state)
         best = None
         for _ in range(n_init):
-            centers, n_iter = lloyd(data, self._initial(data, init, rs), self.max_iter, variance * self.tol)
-            inertia = _reduce(K.inertia_block, K.add_all, _rows(data), C=centers)
-            if best is None or inertia < best[0]:
-                best = inertia, centers, n_iter
-        self.inertia_, self.cluster_centers_, self.n_iter_ = best
+            centers, n_iter = lloyd(data, self._initial(data, init, rs), self.max_iter, variance * self.tol,
+                                    elkan=self.algorithm == "elkan")
+            inertia = row_reduce(K.inertia_block, K.add_all, None, _rows(data), dtype=object,
+                                 kwargs={"C": centers}, label="KMeans.fit")
+            labels = row_map(K.labels_block, [data.X], shape=data.X.shape[:1], dtype=np.int32,
+                             kwargs={"C": centers}, label="KMeans.fit")
+            if n_init == 1:  # the labels come with the inertia, in the same graph
+                _session.execute(inertia, labels)
+            if best is None or inertia.fetch() < best[0]:
+                best = inertia.fetch(), centers, n_iter, labels
+        self.inertia_, self.cluster_centers_, self.n_iter_, self.labels_ = best
+        self.labels_.execute()
         self.n_features_in_ = n_features
-        self.labels_ = self.predict(data.X).execute()
         return self
 
     def _checked(self, X):

@@ -5,16 +5,19 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from ._shards import Layout, layouts, plan_cuts, shard_specs
+from ._shards import Layout, even_cuts, layouts, plan_cuts, shard_specs
 from ._workers import WorkerGroup
 
 
 @dataclass
 class Sharded:
-    """The training inputs' shards and, per evaluation set, its shards (one per worker)."""
+    """The training inputs' shards (rows ``cuts[i]:cuts[i+1]`` for worker i) and, per
+    evaluation set, its shards over the same workers."""
 
     train: list[dict]
+    cuts: list[int]
     evals: list[list[dict]] = field(default_factory=list)
+    eval_cuts: list[list[int]] = field(default_factory=list)
 
     @property
     def n(self) -> int:
@@ -39,23 +42,24 @@ def get_session(session):
 
 
 def shard(session, train: dict, evals: list[dict], n_workers: int | None,
-          allowed_cuts=None, data_key: str = "data") -> Sharded:
-    """Execute every input and plan the shards; eval sets are split evenly over the same
-    workers (a worker may get no eval rows)."""
+          allowed_cuts=None, eval_allowed=None, data_key: str = "data") -> Sharded:
+    """Execute every input and plan the shards. Eval sets are split evenly over the same
+    workers (a worker may get no eval rows); ``allowed_cuts`` / ``eval_allowed[i]`` list the
+    only row offsets a shard may start at (query-group starts), when given."""
     session = get_session(session)
     lays = layouts(session, train)
     data = lays[data_key]
     n = default_workers(data) if n_workers is None else int(n_workers)
     if n < 1:
         raise ValueError(f"n_workers must be at least 1, got {n_workers}")
-    allowed = allowed_cuts(lays) if callable(allowed_cuts) else allowed_cuts
-    cuts = plan_cuts(data.nrows, n, data.boundaries(), allowed)
-    sharded = Sharded(shard_specs(lays, cuts))
-    for ev in evals:
-        ev_lays = layouts(session, ev)
-        rows = ev_lays[data_key].nrows
-        ev_cuts = [round(i * rows / sharded.n) for i in range(sharded.n + 1)]
+    cuts = plan_cuts(data.nrows, n, data.boundaries(), allowed_cuts)
+    sharded = Sharded(shard_specs(lays, cuts), cuts)
+    for i, ev in enumerate(evals):
+        ev_lays = lays if ev is train else layouts(session, ev)
+        allowed = eval_allowed[i] if eval_allowed else None
+        ev_cuts = even_cuts(ev_lays[data_key].nrows, sharded.n, allowed)
         sharded.evals.append(shard_specs(ev_lays, ev_cuts))
+        sharded.eval_cuts.append(ev_cuts)
     return sharded
 
 

@@ -12,7 +12,6 @@ import pickle
 from typing import Callable
 
 import numpy as np
-import pandas as pd
 
 from ...core.entity import ChunkData, Tiled, chunk_grid
 from ...core.operand import Operand
@@ -90,6 +89,4 @@ def unpickle(data: bytes):
 def estimator_method(est, block, method: str, base: type, **kwargs):
     """``base.method(est, block)``: the library's own single-process method on one block
     (``base`` is the library class the mars_on_ray estimator extends)."""
-    if isinstance(block, pd.Series):
-        block = block.to_frame()
     return getattr(base, method)(est, block, **kwargs)

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import bisect
 import math
+import os
 from dataclasses import dataclass
 
 import numpy as np
@@ -55,6 +56,18 @@ class Layout:
 
     def boundaries(self) -> list[int]:
         return [int(b) for b in np.cumsum((0,) + tuple(self.splits))]
+
+
+def rows_per_block(data) -> int | None:
+    """Blocks for in-memory input: one per CPU of the cluster, so each worker gets one."""
+    try:
+        n = len(data)
+    except TypeError:
+        return None
+    import ray
+
+    cpus = ray.cluster_resources().get("CPU", 1) if ray.is_initialized() else os.cpu_count() or 1
+    return max(1, math.ceil(n / max(1, int(cpus))))
 
 
 def as_lazy(x, name: str, ndim: int | None, rows_per_block: int | None = None):
@@ -141,6 +154,17 @@ def plan_cuts(nrows: int, n_workers: int, block_bounds: list[int],
         if cuts[-1] < cut < nrows:
             cuts.append(cut)
     cuts.append(nrows)
+    return cuts
+
+
+def even_cuts(nrows: int, n: int, allowed: list[int] | None = None) -> list[int]:
+    """Exactly ``n`` shards of about equal size (some may be empty), cut only at
+    ``allowed`` offsets when given."""
+    cuts = [round(i * nrows / n) for i in range(n + 1)]
+    if allowed is not None:
+        allowed = sorted(set(allowed) | {0, nrows})
+        cuts = [min(allowed, key=lambda c: (abs(c - t), c)) for t in cuts]
+        cuts = [max(cuts[: i + 1]) for i in range(len(cuts))]  # keep them non-decreasing
     return cuts
 
 

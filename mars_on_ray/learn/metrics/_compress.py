@@ -30,7 +30,7 @@ def group_rows(cols: list, weights: np.ndarray):
             codes.append(inv.reshape(-1))
     if not codes or n == 0:
         return [c[:0] for c in cols], weights[:0]
-    rows, inv = np.unique(np.stack(codes, axis=1), axis=0, return_inverse=True)
+    rows, inv = _distinct_code_rows(codes, [len(u) for u in uniques])
     summed = np.bincount(inv.reshape(-1), weights=weights, minlength=len(rows))
     if weights.dtype.kind in "iu":
         summed = summed.astype(np.int64)
@@ -42,6 +42,21 @@ def group_rows(cols: list, weights: np.ndarray):
         out.append(block.astype(col.dtype, copy=False).reshape((len(rows),) + col.shape[1:]))
         j += width
     return out, summed
+
+
+def _distinct_code_rows(codes: list, sizes: list):
+    """(distinct rows of the code columns, each row's position among them): one mixed-radix
+    integer per row when the sizes allow it (a 1-D unique is much faster than ``axis=0``)."""
+    if float(np.prod([max(s, 1) for s in sizes], dtype=np.float64)) < 2.0**62:
+        key = np.zeros(len(codes[0]), dtype=np.int64)
+        for c, size in zip(codes, sizes):
+            key = key * size + c
+        keys, inv = np.unique(key, return_inverse=True)
+        rows = np.empty((len(keys), len(codes)), dtype=np.int64)
+        for j in range(len(codes) - 1, -1, -1):
+            keys, rows[:, j] = np.divmod(keys, sizes[j])
+        return rows, inv
+    return np.unique(np.stack(codes, axis=1), axis=0, return_inverse=True)
 
 
 def _partial(*blocks, weighted):

@@ -2,8 +2,6 @@
 brute-force neighbour searches and of kernel sums (LabelPropagation)."""
 from __future__ import annotations
 
-import numpy as np
-
 from ...config import options
 from ...core.blockwise import offsets
 from ...core.entity import ChunkData, Tiled, chunk_grid

@@ -65,15 +65,25 @@ class MinMaxScaler(OneToOneFeatureMixin, TransformerMixin, BaseEstimator):
 
     def fit(self, X, y=None):
         """Compute the per-feature minimum and maximum."""
+        for name in ("_fitted", "n_samples_seen_"):
+            self.__dict__.pop(name, None)
+        return self.partial_fit(X, y)
+
+    def partial_fit(self, X, y=None):
+        """Update the per-feature minimum and maximum with the rows of ``X``."""
         names = _feature_names(X)
         t = check_array(X, dtype=_FLOATS, ensure_all_finite="allow-nan")
         self._sk().fit(np.zeros((1, t.shape[1]), t.dtype))  # scikit-learn's parameter checks, now
-        found = compute_now(row_reduce(_min_max, _merge_min_max, _identity, [t], dtype=object,
-                                       label="MinMaxScaler.fit"))
-        lo, hi, n = found
-        sk = self._sk()
+        sk = getattr(self, "_fitted", None)
+        if sk is not None and t.shape[1] != sk.n_features_in_:
+            raise ValueError(f"X has {t.shape[1]} features, but MinMaxScaler is expecting "
+                             f"{sk.n_features_in_} features as input.")
+        lo, hi, n = compute_now(row_reduce(_min_max, _merge_min_max, _identity, [t], dtype=object,
+                                           label="MinMaxScaler.fit"))
+        seen = 0 if sk is None else sk.n_samples_seen_
+        sk = self._sk() if sk is None else sk
         sk.partial_fit(np.vstack([lo, hi]).astype(t.dtype))  # the same formulas on the same extremes
-        sk.n_samples_seen_ = n
+        sk.n_samples_seen_ = seen + n
         self._fitted = sk
         for name in ("min_", "scale_", "data_min_", "data_max_", "data_range_", "n_features_in_",
                      "n_samples_seen_"):

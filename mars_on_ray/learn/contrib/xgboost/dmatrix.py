@@ -1,27 +1,12 @@
 """MarsDMatrix: XGBoost training data as lazy mars objects, sharded over workers at train."""
 from __future__ import annotations
 
-import math
-import os
-
 import numpy as np
 
 from ....core.user import Tileable
-from .._shards import as_lazy, check_rows
+from .._shards import as_lazy, check_rows, rows_per_block
 
 _FIELDS = ("data", "label", "weight", "base_margin")
-
-
-def rows_per_block(data) -> int | None:
-    """Blocks for in-memory input: one per CPU of the cluster, so each worker gets one."""
-    try:
-        n = len(data)
-    except TypeError:
-        return None
-    import ray
-
-    cpus = ray.cluster_resources().get("CPU", 1) if ray.is_initialized() else os.cpu_count() or 1
-    return max(1, math.ceil(n / max(1, int(cpus))))
 
 
 class MarsDMatrix:

@@ -9,7 +9,8 @@ same model; rank 0's is returned.
 from __future__ import annotations
 
 from .._extras import require
-from .._fit import run_on_shards, shard
+from .._fit import shard
+from .._workers import WorkerGroup
 from .._shards import load_all
 from .dmatrix import MarsDMatrix, to_dmatrix
 
@@ -71,13 +72,9 @@ def train(params: dict, dtrain, num_boost_round: int = 10, *, evals=(), evals_re
 
     import ray
 
-    tracker = RabitTracker(n_workers=sharded.n, host_ip=ray.util.get_node_ip_address(),
-                           sortby="task", timeout=TRACKER_TIMEOUT)
-    tracker.start()
-    tracker_args = tracker.worker_args()
     width = len(str(sharded.n))
 
-    def worker_args(group):
+    def worker_args(tracker_args):
         out = []
         for i in range(sharded.n):
             train_spec, ev_specs = sharded.for_worker(i)
@@ -88,10 +85,20 @@ def train(params: dict, dtrain, num_boost_round: int = 10, *, evals=(), evals_re
                         [dm.dmatrix_kwargs() for dm, _ in eval_pairs], num_boost_round, kwargs))
         return out
 
-    try:
-        results = run_on_shards(sharded, _train_shard, worker_args, num_cpus=num_cpus_per_worker)
-        tracker.wait_for()
-    finally:
+    # reserve the workers first: the tracker starts only when all of them can join
+    with WorkerGroup(sharded.n, num_cpus=num_cpus_per_worker) as group:
+        tracker = RabitTracker(n_workers=sharded.n, host_ip=ray.util.get_node_ip_address(),
+                               sortby="task", timeout=TRACKER_TIMEOUT)
+        tracker.start()
+        try:
+            results = group.run(_train_shard, worker_args(tracker.worker_args()))
+            tracker.wait_for()
+        except BaseException:
+            try:
+                tracker.free()
+            except Exception:  # the tracker's own complaint would hide the worker's error
+                pass
+            raise
         tracker.free()
     raw, history = next(r for r in results if r is not None)
     booster = xgb.Booster(model_file=bytearray(raw))
