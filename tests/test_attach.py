@@ -36,7 +36,7 @@ def _free_port() -> int:
 
 def test_new_session_uses_the_ray_a_user_started(tmp_path):
     env = {**os.environ, "HOME": str(tmp_path)}
-    init = "ray.init(num_cpus=2, include_dashboard=False); addr = ray.get_runtime_context().gcs_address"
+    init = "ray.init(address='local', num_cpus=2, include_dashboard=False); addr = ray.get_runtime_context().gcs_address"
     info = _run_driver(init + "\nimport atexit", env)
     assert info["ADDRESS"] and info["SESSION"]
 
