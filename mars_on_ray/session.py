@@ -319,13 +319,19 @@ def _wants_bar(show_progress: bool | None, elapsed: float) -> bool:
     return options.progress_bar_after is not None and elapsed >= options.progress_bar_after
 
 
+#: ray.init failures an overloaded machine causes, worth one more try
+_TRANSIENT_START_ERRORS = ("timed out during startup",  # the raylet missed Ray's 30 s wait
+                           "Starting Ray client server failed")  # ray://: the per-client server
+
+
 def _start_ray(address, kwargs) -> None:
-    """``ray.init``; once more if the local raylet missed Ray's fixed 30 s registration wait
-    (seen on overloaded machines: "The current node timed out during startup")."""
+    """``ray.init``; once more after a start-up failure an overloaded machine causes (the
+    local raylet missing Ray's fixed 30 s registration wait, or, for a ``ray://`` address,
+    the head's per-client server not starting in time)."""
     try:
         ray.init(address=address, **kwargs)
     except Exception as exc:
-        if "timed out during startup" not in str(exc):
+        if not any(text in str(exc) for text in _TRANSIENT_START_ERRORS):
             raise
         ray.shutdown()
         ray.init(address=address, **kwargs)

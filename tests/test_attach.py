@@ -36,7 +36,7 @@ def _free_port() -> int:
 
 def test_new_session_uses_the_ray_a_user_started(tmp_path):
     env = {**os.environ, "HOME": str(tmp_path)}
-    init = "ray.init(num_cpus=2, include_dashboard=False); addr = ray.get_runtime_context().gcs_address"
+    init = "ray.init(address='local', num_cpus=2, include_dashboard=False); addr = ray.get_runtime_context().gcs_address"
     info = _run_driver(init + "\nimport atexit", env)
     assert info["ADDRESS"] and info["SESSION"]
 
@@ -45,9 +45,13 @@ def test_new_session_uses_the_ray_a_user_started(tmp_path):
 def test_drivers_attach_to_a_ray_start_head(tmp_path):
     env = {**os.environ, "HOME": str(tmp_path), "RAY_AUTH_MODE": "disabled"}
     port = _free_port()
-    head = ["ray", "start", "--head", "--node-ip-address=127.0.0.1", f"--port={port}",
-            "--num-cpus=2", "--include-dashboard=false", "--disable-usage-stats"]
-    subprocess.run(head, env=env, check=True, capture_output=True, timeout=120)
+    from mars_on_ray.deploy.process import RayNode
+
+    head = [sys.executable, "-m", "ray.scripts.scripts", "start", "--block", "--head",
+            "--node-ip-address=127.0.0.1", f"--port={port}", "--num-cpus=2",
+            "--include-dashboard=false", "--disable-usage-stats"]
+    node = RayNode(head, {"HOME": str(tmp_path), "RAY_AUTH_MODE": "disabled"})
+    node.start()
     try:
         address = f"127.0.0.1:{port}"
         first = _run_driver(f"ray.init(address={address!r})", env)
@@ -57,4 +61,5 @@ def test_drivers_attach_to_a_ray_start_head(tmp_path):
         assert first["ADDRESS"].endswith(f":{port}")
         assert first["SESSION"] != second["SESSION"]  # each new_session() is its own session
     finally:
-        subprocess.run(["ray", "stop", "--force"], env=env, capture_output=True, timeout=120)
+        # only this head: `ray stop` would stop every Ray node on the machine (other tests')
+        node.stop()

@@ -3,10 +3,18 @@ before anything starts, and (slow) a real cluster of CLI processes on 127.0.0.1 
 clients, by ``ray job submit`` and by a driver attaching to a job's session."""
 from __future__ import annotations
 
+import json
 import os
+import signal
+import socket
 import subprocess
 import sys
+import tempfile
+import textwrap
+import threading
+import time
 
+import psutil
 import pytest
 
 from mars_on_ray.cli import main
@@ -112,16 +120,6 @@ def test_console_entry_point_exits_non_zero_on_bad_value():
 
 
 # -- a real cluster of CLI processes (slow) ------------------------------------------------------
-import json  # noqa: E402
-import socket  # noqa: E402
-import tempfile  # noqa: E402
-import textwrap  # noqa: E402
-import threading  # noqa: E402
-import time  # noqa: E402
-
-import signal  # noqa: E402
-
-import psutil  # noqa: E402
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 EXAMPLES = os.path.join(ROOT, "examples")

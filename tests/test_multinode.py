@@ -9,7 +9,6 @@ import time
 
 import numpy as np
 import pytest
-
 from support import NoteNodeThenAddOne, add_one, fill, map_chunks
 
 pytestmark = pytest.mark.slow
@@ -35,9 +34,9 @@ def add_node(cluster, **args):
 def _cluster(workers: int, worker_args: dict):
     import ray
     import ray.cloudpickle
+    import support
     from ray.cluster_utils import Cluster
 
-    import support
     from mars_on_ray.services.registry import reset_handles
 
     if ray.is_initialized():
@@ -149,7 +148,7 @@ def test_a_worker_node_killed_mid_job_gives_the_right_result_10_of_10(three_node
     import mars_on_ray as mr
     from mars_on_ray.config import using
 
-    cluster, (steady, victim) = three_node_cluster
+    cluster, (_steady, victim) = three_node_cluster
     session = mr.new_session()
     expected = np.full((400, 400), 3.0).sum()
     started = time.monotonic()
@@ -159,7 +158,7 @@ def test_a_worker_node_killed_mid_job_gives_the_right_result_10_of_10(three_node
         victim_id = victim.node_id
         result, errors = [], []
 
-        def job():
+        def job(notes=notes, result=result, errors=errors):
             try:
                 with using({"small_data_bytes": 0}):
                     work = map_chunks(fill((400, 400), chunk_size=100), NoteNodeThenAddOne(str(notes)))

@@ -9,11 +9,11 @@ import signal
 import sys
 import threading
 
-from ..deploy.head import start_services, wait_for_job_api
+from ..deploy.head import start_services_beside, wait_for_job_api
 from ..deploy.local import DeployError, NodeOptions, plan_node
 from ..deploy.process import NodeStartError, RayNode
 
-_START_ATTEMPTS = 3
+_START_ATTEMPTS = 5  # Ray start-up time-outs are retried (see _run)
 _SUPERVISOR_MAP = """\
 how Mars' options map onto `ray start` (this node is the Ray head):
   -a ADDR          --node-ip-address (the address other nodes and clients use)
@@ -128,24 +128,24 @@ def _run(args) -> int:
         node = RayNode(plan.command, plan.env, echo=None if args.quiet else _say)
         try:
             node.start()
+            if not stop.is_set():
+                _announce(args, plan, node)
             break
         except NodeStartError as exc:
-            # Ray's fixed start-up waits (raylet registration, agent port files) are missed
-            # on an overloaded host; the node was fully stopped, so starting again is safe
-            if "timed out" in str(exc).lower() and attempt + 1 < _START_ATTEMPTS and not stop.is_set():
+            node.stop()
+            # Ray's fixed start-up waits (raylet registration, agent port files, the client
+            # server's node lookup) are missed on an overloaded host, and `ray start --block`
+            # then takes the whole node down; it is fully stopped, so starting again is safe
+            if _missed_a_wait(node) and attempt + 1 < _START_ATTEMPTS and not stop.is_set():
                 _say(f"mars-on-ray {role}: Ray timed out during start-up; starting again")
                 continue
             print(f"mars-on-ray {role}: {exc}", file=sys.stderr, flush=True)
             return 1
-    try:
-        if not stop.is_set():
-            _announce(args, plan, node)
-            _on_signals(stop)  # ray.init (the supervisor's service start) installed its own
-    except Exception as exc:  # the node is up but not usable: take it down again
-        print(f"mars-on-ray {role}: {type(exc).__name__}: {exc}; stopping the node",
-              file=sys.stderr, flush=True)
-        node.stop()
-        return 1
+        except Exception as exc:  # the node is up but not usable: take it down again
+            print(f"mars-on-ray {role}: {type(exc).__name__}: {exc}; stopping the node",
+                  file=sys.stderr, flush=True)
+            node.stop()
+            return 1
     while not stop.is_set() and node.alive():
         stop.wait(0.5)
     died = not stop.is_set()
@@ -156,6 +156,11 @@ def _run(args) -> int:
         return 1
     _say(f"mars-on-ray {role}: stopped")
     return 0
+
+
+def _missed_a_wait(node: RayNode) -> bool:
+    text = "\n".join(node.output).lower()
+    return "timed out" in text or "exited unexpectedly" in text
 
 
 def _on_signals(stop: threading.Event) -> None:
@@ -174,9 +179,10 @@ def _announce(args, plan, node: RayNode) -> None:
     host = gcs.rsplit(":", 1)[0]
     dashboard_host = "127.0.0.1" if args.host in (None, "0.0.0.0", "::") else args.host
     dashboard = f"http://{dashboard_host}:{args.dashboard_port}"
-    tuning = {k: v for k, v in vars(plan.tuning).items() if v not in (None, [])}
-    start_services(gcs, tuning)
-    wait_for_job_api(dashboard)
+    tuning = {k: getattr(plan.tuning, k) for k in ("cache_mem", "spill_dirs", "phy_mem", "min_mem")
+              if getattr(plan.tuning, k) not in (None, [])}
+    start_services_beside(node, gcs, tuning)
+    wait_for_job_api(dashboard, node=node)
     _say(f"mars-on-ray supervisor: the services run on the head {gcs}\n"
          f"  workers:  mars-on-ray worker -s {gcs}\n"
          f"  clients:  mr.new_session(address='ray://{host}:{args.ray_client_port}')  or  "
