@@ -223,7 +223,9 @@ class MapScheduler:
         if done:
             done, _ = ray.wait(refs, num_returns=len(refs), timeout=0, fetch_local=True)
         for ref in done:
-            attempt = self.attempts.pop(ref)
+            attempt = self.attempts.pop(ref, None)
+            if attempt is None:  # a copy whose twin finished in the same poll: cancelled already
+                continue
             try:
                 outcomes = ray.get(ref)
             except TaskCancelledError:
