@@ -147,7 +147,7 @@ class MapScheduler:
     # -- submitting ----------------------------------------------------------------------------
     def _batch_size(self) -> int:
         recent = self.status.durations[-200:]
-        if len(recent) < 2:
+        if not recent:  # nothing measured yet: one input a task (it may take hours)
             return 1
         seconds = max(statistics.median(recent), 1e-7)
         size = int(TARGET_TASK_SECONDS / seconds)
