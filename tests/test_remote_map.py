@@ -342,3 +342,30 @@ def test_map_checkpoint_takes_a_file_url(ray_cluster, tmp_path):
     assert list(mr.map(square, range(3), checkpoint=url, job_name="sq", show_progress=False)) == [0, 1, 4]
     assert len(JobStore(url, "sq").stored_keys()) == 3
     assert list(mr.map(square, range(3), checkpoint=url, job_name="sq", show_progress=False)) == [0, 1, 4]
+
+
+def test_map_straggler_copy_and_original_finishing_in_one_poll(ray_cluster, monkeypatch):
+    """Regression (KeyError on an ObjectRef): with every task copied, a copy and its original
+    often finish between two polls; the results must still be right and in order."""
+    from mars_on_ray.remote import scheduler
+
+    monkeypatch.setattr(scheduler, "STRAGGLER_MIN_SECONDS", 0.0)
+    monkeypatch.setattr(scheduler, "STRAGGLER_FACTOR", 0.0)
+    monkeypatch.setattr(scheduler, "STRAGGLER_MIN_FINISHED", 1)
+
+    until = time.time() + 6.0
+
+    def both_attempts_end_together(x):
+        if x == 0:  # the original and its copy both return at `until`
+            time.sleep(max(0.0, until - time.time()))
+        else:
+            time.sleep(0.05)
+        return -x
+
+    results = mr.map(both_attempts_end_together, range(6), ordered=False, max_simultaneous=4,
+                     show_progress=False)
+    got = [next(results) for _ in range(5)]
+    time.sleep(max(0.0, until - time.time()) + 1.0)  # both attempts finish while we wait
+    got += list(results)
+    assert sorted(got) == sorted(-x for x in range(6))
+    assert results.status["resubmitted"] > 0

@@ -147,7 +147,7 @@ class MapScheduler:
     # -- submitting ----------------------------------------------------------------------------
     def _batch_size(self) -> int:
         recent = self.status.durations[-200:]
-        if len(recent) < 2:
+        if not recent:  # nothing measured yet: one input a task (it may take hours)
             return 1
         seconds = max(statistics.median(recent), 1e-7)
         size = int(TARGET_TASK_SECONDS / seconds)
@@ -223,7 +223,9 @@ class MapScheduler:
         if done:
             done, _ = ray.wait(refs, num_returns=len(refs), timeout=0, fetch_local=True)
         for ref in done:
-            attempt = self.attempts.pop(ref)
+            attempt = self.attempts.pop(ref, None)
+            if attempt is None:  # a copy whose twin finished in the same poll: cancelled already
+                continue
             try:
                 outcomes = ray.get(ref)
             except TaskCancelledError:
