@@ -1,6 +1,7 @@
 """The dashboard in a real browser: headless Chromium (Debian's package) driven by Playwright.
 
-.ci/run installs ``chromium``; elsewhere the test skips when no Chromium is found (in CI it fails).
+.ci/run installs ``chromium`` and, when that worked, sets ``MARS_ON_RAY_REQUIRE_BROWSER=1``:
+then a missing browser fails the test; elsewhere it skips when no Chromium is found.
 """
 from __future__ import annotations
 
@@ -28,8 +29,9 @@ def chromium_path() -> str | None:
 @pytest.fixture(scope="module")
 def browser():
     if chromium_path() is None or not _has_playwright():
-        if os.environ.get("CI"):
-            pytest.fail("CI must have chromium (apt-get install chromium) and playwright (pip)")
+        if os.environ.get("MARS_ON_RAY_REQUIRE_BROWSER"):
+            pytest.fail("chromium was installed (MARS_ON_RAY_REQUIRE_BROWSER) but chromium or playwright "
+                        "is not usable")
         pytest.skip("no chromium or playwright here")
     from playwright.sync_api import sync_playwright
 
