@@ -17,8 +17,12 @@ import yaml
 CRD_FILES = {"RayCluster": "ray.io_rayclusters.yaml", "RayJob": "ray.io_rayjobs.yaml"}
 
 
+VENDORED = Path(__file__).resolve().parent / "data" / "kuberay_crds"  # gzip copies, see PROVENANCE.md
+
+
 def crd_dir() -> Path:
-    """``$MARS_KUBERAY_CRDS``, else ``shared/kuberay/crds`` beside the repo or one of its parents."""
+    """``$MARS_KUBERAY_CRDS``, else ``shared/kuberay/crds`` beside the repo or one of its parents,
+    else the gzip copies in ``tests/data/kuberay_crds`` (a clone without the shared folder)."""
     if os.environ.get("MARS_KUBERAY_CRDS"):
         return Path(os.environ["MARS_KUBERAY_CRDS"])
     here = Path(__file__).resolve().parent
@@ -26,8 +30,16 @@ def crd_dir() -> Path:
         candidate = parent / "shared" / "kuberay" / "crds"
         if candidate.is_dir():
             return candidate
-    raise FileNotFoundError("KubeRay CRDs not found: expected shared/kuberay/crds beside the repo "
-                            "(or set MARS_KUBERAY_CRDS)")
+    return VENDORED
+
+
+def _open_crd(kind: str):
+    path = crd_dir() / CRD_FILES[kind]
+    if path.exists():
+        return open(path)
+    import gzip
+
+    return gzip.open(str(path) + ".gz", "rt")
 
 
 def _strict(schema):
@@ -45,7 +57,7 @@ def _strict(schema):
 
 @functools.cache
 def validator(kind: str, version: str = "v1") -> jsonschema.Draft4Validator:
-    with open(crd_dir() / CRD_FILES[kind]) as f:
+    with _open_crd(kind) as f:
         crd = yaml.load(f, Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))
     (served,) = [v for v in crd["spec"]["versions"] if v["name"] == version]
     schema = _strict(copy.deepcopy(served["schema"]["openAPIV3Schema"]))
