@@ -19,7 +19,7 @@ from ..core.entity import ChunkData, Tiled, chunk_grid
 from ..core.operand import Operand
 from ..core.user import Tileable
 from .core import Tensor, new_tensor
-from .random_blocks import _piece, covering, draw, generation_block, overdraw
+from .random_blocks import BLOCK_ELEMENTS, _piece, covering, draw, generation_block, overdraw
 from .rechunk import rechunk_tiled
 
 #: distributions with elementwise (broadcast) parameters: name -> parameters ("name=default")
@@ -60,7 +60,7 @@ class Random(Operand):
         nsplits = nsplits[:nb] + tuple((s,) for s in out.shape[nb:])
         if self.whole:  # one draw for the whole tensor, then split
             grid_splits = tuple((s,) for s in out.shape)
-        elif out.inputs or overdraw(nsplits[:nb], generation_block(out.shape[:nb]), out.shape[:nb]) > 2:
+        elif out.inputs or _wasteful(nsplits[:nb], out.shape[:nb]):
             # lazy parameters, or chunks far smaller than the blocks: draw the blocks, re-split
             block = generation_block(out.shape[:nb])
             grid_splits = tuple(_regular(s, b) for s, b in zip(out.shape[:nb], block)) + nsplits[nb:]
@@ -107,6 +107,13 @@ class Random(Operand):
             value = draw(lambda rng: getattr(rng, self.dist), self.seed, args, self.origin,
                          self.extents, self.block, self.batch_shape, event, dtype, self.kwargs)
         return value if self.population is None else self.population[value]
+
+
+def _wasteful(nsplits, batch_shape) -> bool:
+    """Whether chunks drawing the blocks they overlap would draw much more than they keep
+    (over 2x, and over ~1M values in all: tiny tensors keep one subtask per chunk)."""
+    ratio = overdraw(nsplits, generation_block(batch_shape), batch_shape)
+    return ratio > 2 and (ratio - 1) * float(np.prod(batch_shape)) > 16 * BLOCK_ELEMENTS
 
 
 def _regular(size: int, block: int) -> tuple[int, ...]:

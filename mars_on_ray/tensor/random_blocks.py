@@ -6,7 +6,8 @@ the shape (about 64K elements, near-square across axes). Block ``b`` is drawn by
 it overlaps and keeps its part, so a seed gives the same values for any chunk size, on any
 executor and any number of workers. A chunk aligned to the blocks draws nothing extra; an
 unaligned one draws at most one block more per side; chunks much smaller than the blocks
-(``overdraw`` > 2) are drawn on the block grid and then re-split instead.
+(``overdraw`` > 2, and over ~1M values drawn in vain) are drawn on the block grid and then
+re-split instead.
 """
 from __future__ import annotations
 
