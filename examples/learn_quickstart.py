@@ -8,7 +8,7 @@ from mars_on_ray.learn.decomposition import PCA
 from mars_on_ray.learn.wrappers import ParallelPostFit
 
 mr.new_session()
-X, y = datasets.make_classification(1_000_000, 20, random_state=0, chunk_size=100_000)
+X, y = datasets.make_classification(1_000_000, 20, random_state=1, chunk_size=100_000)
 X_train, X_test, y_train, y_test = model_selection.train_test_split(X, y, random_state=0)
 km = KMeans(n_clusters=8, random_state=0).fit(X_train)      # k-means|| init, Lloyd iterations
 print("cluster sizes", (km.predict(X_test).execute().fetch()[:, None] == range(8)).sum(axis=0))
