@@ -88,21 +88,13 @@ def _cases(engine, args):
         km = lambda: KMeans(8, init=init, max_iter=10, tol=0, n_init=1).fit(dk).cluster_centers_  # noqa: E731
         return [("kmeans", km),
                 ("pca auto", lambda: np.asarray(PCA(10).fit(dp).explained_variance_))], None
-    import ray
-
     import mars_on_ray as mr
     import mars_on_ray.tensor as mt
     from mars_on_ray.learn.cluster import KMeans
     from mars_on_ray.learn.decomposition import PCA
+    from mars_on_ray.session import init_ray  # retries a start-up a loaded machine misses
 
-    for attempt in range(3):  # an overloaded machine can miss Ray's fixed startup wait
-        try:
-            ray.init(address="local", num_cpus=2, include_dashboard=False, log_to_driver=False)
-            break
-        except Exception as exc:
-            if "timed out during startup" not in str(exc) or attempt == 2:
-                raise
-            ray.shutdown()
+    init_ray(address="local", num_cpus=2, include_dashboard=False, log_to_driver=False)
     session = mr.new_session()
     tk = mt.tensor(Xk, chunk_size=(rows_km, 10)).execute()
     tp = mt.tensor(Xp, chunk_size=(rows_pca, 20)).execute()

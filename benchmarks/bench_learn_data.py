@@ -74,20 +74,12 @@ def dask_cases(d, rows):
 
 
 def mars_cases(d, rows):
-    import ray
-
     import mars_on_ray as mr
     import mars_on_ray.tensor as mt
     from mars_on_ray.learn import datasets, metrics, preprocessing
+    from mars_on_ray.session import init_ray  # retries a start-up a loaded machine misses
 
-    for attempt in range(3):  # an overloaded machine can miss Ray's 30 s startup wait
-        try:
-            ray.init(address="local", num_cpus=2, include_dashboard=False, log_to_driver=False)
-            break
-        except Exception as exc:
-            if "timed out during startup" not in str(exc) or attempt == 2:
-                raise
-            ray.shutdown()
+    init_ray(address="local", num_cpus=2, include_dashboard=False, log_to_driver=False)
     mr.new_session()
     chunk = rows // 8
     t = {k: mt.tensor(v, chunk_size=chunk if v.ndim == 1 else (chunk // 4, v.shape[1])).execute() for k, v in d.items()}

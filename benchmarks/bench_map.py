@@ -111,14 +111,9 @@ def run_engine(engine: str, repeats: int) -> dict:
         import ray
 
         os.environ.setdefault("RAY_raylet_start_wait_time_s", "120")  # loaded machines start slowly
-        for attempt in range(3):  # a loaded machine can miss Ray's fixed start-up wait
-            try:
-                ray.init(address="local", num_cpus=2, include_dashboard=False, log_to_driver=False)
-                break
-            except Exception as exc:
-                if "timed out during startup" not in str(exc) or attempt == 2:
-                    raise
-                ray.shutdown()
+        from mars_on_ray.session import init_ray  # retries a start-up a loaded machine misses
+
+        init_ray(address="local", num_cpus=2, include_dashboard=False, log_to_driver=False)
         if engine == "ray.util.multiprocessing.Pool":
             from ray.util.multiprocessing import Pool
 

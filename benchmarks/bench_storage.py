@@ -79,15 +79,9 @@ def run_mars(job: str, n: int, rows: int, store: int, spill_dir: str) -> dict:
 
     import ray
 
-    for attempt in range(3):  # a loaded machine can miss Ray's fixed startup wait
-        try:
-            session = mr.new_session(address="local", cache_mem=store, spill_dirs=[spill_dir],
-                                     num_cpus=2, log_to_driver=False)
-            break
-        except Exception as exc:
-            if "timed out during startup" not in str(exc) or attempt == 2:
-                raise
-            ray.shutdown()
+    # new_session retries Ray's start-up on a loaded machine
+    session = mr.new_session(address="local", cache_mem=store, spill_dirs=[spill_dir],
+                             num_cpus=2, log_to_driver=False)
     try:
         before = session.storage_stats()
         started = time.perf_counter()

@@ -51,14 +51,9 @@ def main() -> None:
     from mars_on_ray.config import using
     from mars_on_ray.services import get_service
 
-    for attempt in range(3):  # a loaded machine can miss Ray's fixed start-up wait
-        try:
-            ray.init(address="local", num_cpus=2, include_dashboard=False, object_store_memory=300 * 1024**2)
-            break
-        except Exception as exc:
-            if "timed out during startup" not in str(exc) or attempt == 2:
-                raise
-            ray.shutdown()
+    from mars_on_ray.session import init_ray  # retries a start-up a loaded machine misses
+
+    init_ray(address="local", num_cpus=2, include_dashboard=False, object_store_memory=300 * 1024**2)
     ray.cloudpickle.register_pickle_by_value(support)
     session = mr.new_session(web=False)
     time.sleep(3)

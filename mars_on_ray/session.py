@@ -324,17 +324,19 @@ _TRANSIENT_START_ERRORS = ("timed out during startup",  # the raylet missed Ray'
                            "Starting Ray client server failed")  # ray://: the per-client server
 
 
-def _start_ray(address, kwargs) -> None:
-    """``ray.init``; once more after a start-up failure an overloaded machine causes (the
-    local raylet missing Ray's fixed 30 s registration wait, or, for a ``ray://`` address,
-    the head's per-client server not starting in time)."""
-    try:
-        ray.init(address=address, **kwargs)
-    except Exception as exc:
-        if not any(text in str(exc) for text in _TRANSIENT_START_ERRORS):
-            raise
-        ray.shutdown()
-        ray.init(address=address, **kwargs)
+def init_ray(address=None, attempts: int = 3, **kwargs) -> None:
+    """``ray.init``, started again (up to ``attempts`` times) after a start-up failure an
+    overloaded machine causes: the local raylet missing Ray's fixed 30 s registration wait, or,
+    for a ``ray://`` address, the head's per-client server not starting in time. Tests and
+    benchmarks start their Ray through it too."""
+    for attempt in range(attempts):
+        try:
+            ray.init(address=address, **kwargs)
+            return
+        except Exception as exc:
+            if attempt + 1 == attempts or not any(t in str(exc) for t in _TRANSIENT_START_ERRORS):
+                raise
+            ray.shutdown()
 
 
 def new_session(address: str | None = None, *, session_id: str | None = None, default: bool = True,
@@ -364,7 +366,7 @@ def new_session(address: str | None = None, *, session_id: str | None = None, de
             kwargs["_system_config"] = {**tuning.ray_init_kwargs().get("_system_config", {}),
                                         **ray_init_kwargs["_system_config"]}
         reset_handles()
-        _start_ray(address, kwargs)
+        init_ray(address, **kwargs)
     try:
         supervisor()
     except ValueError:  # the first session of this cluster starts the services

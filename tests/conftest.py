@@ -18,24 +18,17 @@ def ray_cluster():
     import ray.cloudpickle
 
     import mars_on_ray.session as session_mod
+    from mars_on_ray.session import init_ray
     from mars_on_ray.services.registry import reset_handles
 
     if ray.is_initialized():
         ray.shutdown()
     ray.cloudpickle.register_pickle_by_value(support)
-    for attempt in range(3):
-        try:
-            # address="local": a fresh Ray for the module, never a `ray start` cluster that
-            # another test (the slow ones) left running on this machine
-            ray.init(address="local", num_cpus=2, object_store_memory=512 * 1024**2,
-                     include_dashboard=False, log_to_driver=False)
-            break
-        except Exception as exc:
-            # Ray waits a fixed 30 s for its raylet to register; an overloaded machine can miss
-            # that ("The current node timed out during startup"): start again, don't error
-            if "timed out during startup" not in str(exc) or attempt == 2:
-                raise
-            ray.shutdown()
+    # address="local": a fresh Ray for the module, never a `ray start` cluster that another test
+    # (the slow ones) left running; init_ray starts again when an overloaded machine misses
+    # Ray's fixed 30 s raylet registration wait
+    init_ray(address="local", num_cpus=2, object_store_memory=512 * 1024**2,
+             include_dashboard=False, log_to_driver=False)
     reset_handles()
     yield ray
     if session_mod._default_session is not None:

@@ -41,15 +41,9 @@ def small_store(tmp_path):
         ray.shutdown()
     reset_handles()
     dirs = [str(tmp_path / "spill-a"), str(tmp_path / "spill-b")]
-    for attempt in range(3):  # an overloaded machine can miss Ray's fixed startup wait
-        try:
-            session = mr.new_session(address="local", cache_mem=STORE, spill_dirs=dirs,
-                                     num_cpus=2, log_to_driver=False)
-            break
-        except Exception as exc:
-            if "timed out during startup" not in str(exc) or attempt == 2:
-                raise
-            ray.shutdown()
+    # new_session retries Ray's start-up on a loaded machine
+    session = mr.new_session(address="local", cache_mem=STORE, spill_dirs=dirs,
+                             num_cpus=2, log_to_driver=False)
     try:
         yield session, dirs
         session.close()

@@ -12,15 +12,14 @@ import hashlib
 import json
 import pickle
 import posixpath
-import uuid
 from typing import Any, Iterable
 
 import cloudpickle
 import fsspec
 
 from ..core.tokenize import tokenize
+from ..storage.checkpoint import TMP_PREFIX, write_atomically
 
-_TMP = ".tmp-"
 
 
 class JobStore:
@@ -89,7 +88,7 @@ class JobStore:
         keys = set()
         for name in names:
             base = posixpath.basename(name.rstrip("/"))
-            if base.endswith(".pkl") and not base.startswith(_TMP):
+            if base.endswith(".pkl") and not base.startswith(TMP_PREFIX):
                 keys.add(base[:-4])
         return keys
 
@@ -114,26 +113,8 @@ class JobStore:
             except FileNotFoundError:
                 continue
             for name in names:
-                if posixpath.basename(name.rstrip("/")).startswith(_TMP):
+                if posixpath.basename(name.rstrip("/")).startswith(TMP_PREFIX):
                     try:
                         self.fs.rm(name)
                     except FileNotFoundError:
                         pass
-
-
-def write_atomically(fs: fsspec.AbstractFileSystem, path: str, data: bytes) -> None:
-    """Write ``data`` to ``path`` so that no reader ever sees part of it: a temporary file
-    (``.tmp-*``) in the same folder, then a move onto the final name (a rename on local disks;
-    object stores publish an object whole)."""
-    folder, base = posixpath.split(path)
-    tmp = posixpath.join(folder, f"{_TMP}{uuid.uuid4().hex}-{base}")
-    try:
-        with fs.open(tmp, "wb") as f:
-            f.write(data)
-        fs.mv(tmp, path)
-    except BaseException:
-        try:
-            fs.rm(tmp)
-        except Exception:
-            pass
-        raise

@@ -10,11 +10,36 @@ pickles: point a checkpoint only at storage you trust.
 from __future__ import annotations
 
 import pickle
+import posixpath
 import uuid
+from typing import Callable
 
 import ray
 
 SUFFIX = ".chunk"
+#: name prefix of a file being written (readers skip names starting with ".")
+TMP_PREFIX = ".tmp-"
+
+
+def write_atomically(fs, path: str, data: bytes | Callable) -> None:
+    """Write ``data`` (bytes, or a function writing to an open binary file) to ``path`` so that
+    no reader ever sees part of it: a temporary ``.tmp-*`` file in the same folder, then a move
+    onto the final name (a rename on local disks; object stores publish an object whole)."""
+    folder, base = posixpath.split(path)
+    tmp = posixpath.join(folder, f"{TMP_PREFIX}{uuid.uuid4().hex}-{base}")
+    try:
+        with fs.open(tmp, "wb") as f:
+            if callable(data):
+                data(f)
+            else:
+                f.write(data)
+        fs.mv(tmp, path)
+    except BaseException:
+        try:
+            fs.rm(tmp)
+        except Exception:
+            pass
+        raise
 
 
 def _filesystem(url: str):
@@ -60,10 +85,7 @@ def save_chunk(url: str, key: str, value) -> None:
     if fs.exists(final):  # a deterministic key: the same value is already there
         return
     fs.makedirs(root, exist_ok=True)
-    temp = f"{root}/.{key}.{uuid.uuid4().hex}.tmp"
-    with fs.open(temp, "wb") as f:
-        pickle.dump(value, f, protocol=pickle.HIGHEST_PROTOCOL)
-    fs.mv(temp, final)
+    write_atomically(fs, final, lambda f: pickle.dump(value, f, protocol=pickle.HIGHEST_PROTOCOL))
 
 
 def load_chunk(url: str, key: str):
