@@ -27,7 +27,7 @@ from .core.stored import stored_node
 from .core.tiling import TileContext
 from .core.user import ClientData, Tileable, set_runner
 from .services import ensure_services, get_service
-from .services.registry import reset_handles, supervisor
+from .services.registry import ask, reset_handles, supervisor
 from .storage.tuning import WorkerTuning
 
 _default_session: "Session | None" = None
@@ -82,10 +82,9 @@ class Session:
             return
         self._upload_sources(nodes)
         hold = [n.key for n in nodes if n.key not in self._held]
-        task = get_service("task")
-        task_id = ray.get(task.submit.remote(self.session_id, self._graph_of(nodes), hold,
-                                             task_options))
-        status = self._wait(task, task_id, nodes, show_progress)
+        task_id = ask("task", "submit", self.session_id, self._graph_of(nodes), hold,
+                      task_options)
+        status = self._wait(task_id, nodes, show_progress)
         self.last_task = {"subtasks": status["subtasks_total"], "stages": status["stages"],
                           "seconds": status.get("timings", {}), "paths": status.get("paths", []),
                           "nodes": status.get("nodes", {}), "loaded": status.get("loaded", 0)}
@@ -118,7 +117,7 @@ class Session:
         for obj in objs:
             result = self._results[obj.data.key]
             keys = list(result.chunk_keys.flat)
-            refs = ray.get(get_service("storage").get_refs.remote(self.session_id, keys))
+            refs = ask("storage", "get_refs", self.session_id, keys)
             grid = np.empty(result.chunk_keys.shape, dtype=object)
             for pos, value in zip(np.ndindex(grid.shape), ray.get(refs)):
                 grid[pos] = value
@@ -132,7 +131,7 @@ class Session:
         if obj.data.key not in self._results:
             self.execute(obj)
         keys = list(self._results[obj.data.key].chunk_keys.flat)
-        return ray.get(get_service("storage").get_refs.remote(self.session_id, keys))
+        return ask("storage", "get_refs", self.session_id, keys)
 
     def chunk_layout(self, obj: Tileable) -> tuple[np.ndarray, tuple]:
         """``obj``'s chunk ObjectRefs laid out as its chunk grid, with its real ``nsplits``
@@ -150,14 +149,14 @@ class Session:
         every session); ``nodes``: the same per node id (with the node's store counters)."""
         self._check_open()
         self.flush_releases(collect=False)
-        return ray.get(get_service("storage").usage.remote(self.session_id))
+        return ask("storage", "usage", self.session_id)
 
-    def _wait(self, task, task_id: str, nodes, show_progress: bool | None) -> dict:
+    def _wait(self, task_id: str, nodes, show_progress: bool | None) -> dict:
         bar = None
         started = time.time()
         try:
             while True:
-                status = ray.get(task.wait.remote(task_id, 0.3))
+                status = ask("task", "wait", task_id, 0.3)
                 if status["done"]:
                     return status
                 if bar is None and _wants_bar(show_progress, time.time() - started):
@@ -174,7 +173,7 @@ class Session:
                                         f"subtasks, stage {status['stages']}", refresh=False)
                     bar.refresh()
         except KeyboardInterrupt:
-            ray.get(task.cancel.remote(task_id))
+            ask("task", "cancel", task_id)
             raise
         finally:
             if bar is not None:
@@ -371,7 +370,7 @@ def new_session(address: str | None = None, *, session_id: str | None = None, de
         supervisor()
     except ValueError:  # the first session of this cluster starts the services
         ensure_services()
-    session = Session(ray.get(get_service("session").create.remote(session_id)))
+    session = Session(ask("session", "create", session_id))
     session._attached_url = web_url
     session._web_url = web_url or (_start_dashboard() if web else None)
     if session._web_url:

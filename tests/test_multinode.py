@@ -192,15 +192,17 @@ def test_a_killed_supervisor_actor_restarts_and_old_sessions_fail_clearly(three_
 
     old = mr.new_session()
     t = map_chunks(fill((300, 300), chunk_size=100)).execute()
+    before = ray.get(supervisor().incarnation.remote())
     ray.kill(supervisor(), no_restart=False)
     deadline = time.monotonic() + 120
-    while True:  # the same detached actor comes back (max_restarts=-1), its state empty
-        try:
-            ray.get(supervisor().ready.remote(), timeout=10)
-            break
+    while True:  # the same detached actor comes back (max_restarts=-1), its state empty;
+        try:     # ray.kill returns before the kill lands, so wait for the new incarnation
+            if ray.get(supervisor().incarnation.remote(), timeout=10) != before:
+                break
         except (ray.exceptions.RayActorError, ray.exceptions.GetTimeoutError):
-            assert time.monotonic() < deadline
-            time.sleep(0.5)
+            pass
+        assert time.monotonic() < deadline
+        time.sleep(0.5)
     with pytest.raises(SessionLostError, match="restarted"):
         t.fetch()
     with pytest.raises(SessionLostError, match="open a new session"):
@@ -210,3 +212,4 @@ def test_a_killed_supervisor_actor_restarts_and_old_sessions_fail_clearly(three_
                                   np.full((300, 300), 2.0))
     new.close()
     old.close()
+

@@ -11,6 +11,9 @@ from __future__ import annotations
 
 import importlib
 import inspect
+import os
+import time
+import uuid
 
 import ray
 
@@ -77,6 +80,27 @@ def _call_remote(name: str, method: str, args: tuple, kwargs: dict) -> ray.Objec
     return supervisor().call.remote(name, method, *args, **kwargs)
 
 
+#: how long a client waits for a restarting supervisor before giving up on a call
+RESTART_WAIT_S = 120.0
+
+
+def ask(name: str, method: str, *args, **kwargs):
+    """Call ``method`` of service ``name`` from a client and wait for the answer.
+
+    While the supervisor restarts after a failure Ray answers ``ActorUnavailableError``; the
+    call is sent again until the restarted supervisor answers (which then says the session
+    was lost) or ``RESTART_WAIT_S`` pass.
+    """
+    deadline = time.monotonic() + RESTART_WAIT_S
+    while True:
+        try:
+            return ray.get(_call_remote(name, method, args, kwargs))
+        except ray.exceptions.ActorUnavailableError:
+            if time.monotonic() > deadline:
+                raise
+            time.sleep(0.5)
+
+
 def supervisor() -> ray.actor.ActorHandle:
     """The handle of the running supervisor actor (cached per process)."""
     if not _supervisor:
@@ -93,6 +117,7 @@ class Supervisor:
     """The Ray actor hosting every service object; ``call`` dispatches to one of them."""
 
     def __init__(self):
+        self._incarnation = f"{os.getpid()}-{uuid.uuid4().hex[:8]}"
         for name, target in SERVICE_NAMES.items():
             module, cls_name = target.split(":")
             cls = getattr(importlib.import_module(f"{__package__}.{module}"), cls_name)
@@ -104,6 +129,10 @@ class Supervisor:
 
     async def ready(self) -> bool:
         return True
+
+    async def incarnation(self) -> str:
+        """Which start of the actor answers: it changes when Ray restarts the supervisor."""
+        return self._incarnation
 
 
 def ensure_services() -> ray.actor.ActorHandle:
@@ -129,6 +158,10 @@ class Service:
 
     async def ready(self) -> bool:
         return True
+
+    async def incarnation(self) -> str:
+        """Which start of the actor answers: it changes when Ray restarts the supervisor."""
+        return self._incarnation
 
     @staticmethod
     def service(name: str) -> ServiceHandle:
