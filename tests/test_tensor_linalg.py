@@ -219,3 +219,25 @@ def test_large_block_runs_are_multiplied_separately_and_summed(monkeypatch, limi
               np.tensordot(z, w, axes=2))
     i = (RS.rand(4, 6) * 9).astype("int32")
     assert_eq(mt.tensor(i, chunk_size=2) @ mt.tensor(i.T, chunk_size=3), i @ i.T)
+
+
+def test_contract_blocks_stitches_only_thin_blocks():
+    """Deep blocks are multiplied one by one (stitching them only copies); thin ones are
+    stitched until the run is _THICK deep, since BLAS is slow on thin products."""
+    from mars_on_ray.tensor.linalg import _THICK, _runs
+
+    thick = [np.zeros((10, _THICK))] * 3, [np.zeros((_THICK, 10))] * 3
+    assert _runs(*thick, (3,), 1 << 30, (-1,)) == [(0, 1), (1, 2), (2, 3)]
+    thin = [np.zeros((10, 50))] * 7, [np.zeros((50, 10))] * 7
+    assert _runs(*thin, (7,), 1 << 30, (-1,)) == [(0, 3), (3, 6), (6, 7)]
+    assert _runs(*thin, (7,), 2 * 2 * 500 * 8, (-1,)) == [(0, 2), (2, 4), (4, 6), (6, 7)]
+
+
+@pytest.mark.parametrize("depth_chunk", [7, 130, 300])
+def test_matmul_over_thin_and_deep_blocks(depth_chunk):
+    rng = np.random.default_rng(3)
+    a, b = rng.random((45, 700)), rng.random((700, 33))
+    ta = mt.tensor(a, chunk_size=(20, depth_chunk))
+    tb = mt.tensor(b, chunk_size=(depth_chunk, 15))
+    result = (ta @ tb).execute().fetch()
+    np.testing.assert_allclose(result, a @ b)
