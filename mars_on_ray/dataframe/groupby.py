@@ -21,6 +21,7 @@ from ..core.operand import Operand
 from ..core.shuffle import hash_partition, pick_boundaries, range_codes, sample_keys, split_by_codes
 from .blockwise import row_chunks, rows_grid, sample_of
 from .core import DataFrame, Series, new_frame
+from .groupby_arrow import arrow_partial
 from .rules.usage import uses
 
 __all__: list[str] = []
@@ -60,6 +61,10 @@ class GroupByAgg(Operand):
         return obj.groupby(sort=self.sort, dropna=self.dropna, **extra, **kw)
 
     def _partial(self, frame: pd.DataFrame) -> pd.DataFrame:
+        if self.sort:  # pyarrow's hash aggregation where its answer is pandas' own
+            fast = arrow_partial(frame, tuple(self.by), self.partials)
+            if fast is not None:
+                return fast
         g = self._groupby(frame, by=list(self.by))
         by_how: dict[str, list[int]] = {}
         for i, (_, how) in enumerate(self.partials):
