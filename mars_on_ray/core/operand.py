@@ -77,6 +77,9 @@ class Operand:
         state.update(changes)
         if "label" not in changes and "label" in own:
             state["label"] = own["label"]
+        # the copy's token from this operand's and the changes: tokenizing every chunk
+        # operand's whole parameters cost more than the rest of tiling
+        state["_token"] = tokenize(self.token(), {k: v for k, v in changes.items() if k != "label"})
         return op
 
     @property

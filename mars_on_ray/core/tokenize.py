@@ -12,11 +12,50 @@ import pandas as pd
 def tokenize(*args: Any) -> str:
     """Return a hex token of ``args``; equal inputs give equal tokens across processes."""
     h = hashlib.blake2b(digest_size=16)
-    _feed(h, args)
+    text = _text(args)
+    if text is not None:  # one update of what _feed would feed piece by piece
+        h.update(text.encode())
+    else:
+        _feed(h, args)
     return h.hexdigest()
 
 
 _PRIMITIVES = frozenset({type(None), bool, int, float, complex, str, bytes})
+
+
+def _text(obj: Any) -> str | None:
+    """Exactly the text ``_feed`` hashes for ``obj`` when it is made of plain values (the
+    parameters of most operands), else None: a chunk operand's token is one hash update."""
+    kind = type(obj)
+    if kind in _PRIMITIVES:
+        return f"{kind.__name__}:{obj!r};"
+    if kind is tuple or kind is list:
+        if all(type(item) in _PRIMITIVES for item in obj):
+            return f"{kind.__name__}{obj!r};"
+        parts = [f"{kind.__name__}[{len(obj)}"]
+        for item in obj:
+            part = _text(item)
+            if part is None:
+                return None
+            parts.append(part)
+        parts.append("]")
+        return "".join(parts)
+    if isinstance(obj, dict):
+        parts = [f"dict[{len(obj)}"]
+        for k, v in obj.items():
+            key, value = _text(k), _text(v)
+            if key is None or value is None:
+                return None
+            parts += (key, value)
+        parts.append("]")
+        return "".join(parts)
+    if isinstance(obj, np.dtype):
+        return f"dt:{obj.str}{obj.descr if obj.fields else ''};"
+    if isinstance(obj, np.generic) and not isinstance(obj, (tuple, list, dict, slice)):
+        return f"np:{type(obj).__name__}:{obj!r};"
+    if isinstance(obj, type) and not hasattr(obj, "__mars_token__"):
+        return f"type:{obj.__module__}.{obj.__qualname__};"
+    return None
 
 
 def _feed(h, obj: Any) -> None:
