@@ -10,8 +10,9 @@ import os
 
 import ray
 
+from .batching import plan_batches
 from .registry import Service
-from .subtask import SubtaskPayload, submit_subtask
+from .subtask import BatchMetas, SubtaskPayload, submit_batch
 
 
 def unwrap_error(exc: BaseException) -> BaseException:
@@ -20,15 +21,27 @@ def unwrap_error(exc: BaseException) -> BaseException:
     return cause if isinstance(cause, BaseException) else exc
 
 
-def _failed_runs(ready: list, position: dict) -> list[tuple]:
-    """(position, node, started, ended, ok) of each ready subtask, after a failure among them."""
+def _members(value) -> tuple:
+    """The Metas of each subtask a ready meta ref stands for (several for a batch)."""
+    return tuple(value) if isinstance(value, BatchMetas) else (value,)
+
+
+def _runs(positions: list[int], value, ok: bool = True) -> list[tuple]:
+    """(position, node, started, ended, ok) of the subtasks behind one meta ref."""
+    if not ok:
+        return [(i, None, None, None, False) for i in positions]
+    return [(i, *getattr(m, "run", (None, None, None)), True)
+            for i, m in zip(positions, _members(value))]
+
+
+def _failed_runs(ready: list, positions: dict) -> list[tuple]:
+    """The runs of each ready subtask, after a failure among them."""
     runs = []
     for ref in ready:
         try:
-            run = getattr(ray.get(ref), "run", (None, None, None))
-            runs.append((position[ref], *run, True))
+            runs += _runs(positions[ref], ray.get(ref))
         except Exception:
-            runs.append((position[ref], None, None, None, False))
+            runs += _runs(positions[ref], None, ok=False)
     return runs
 
 
@@ -42,6 +55,7 @@ class _TaskRefs:
         self.refs: dict[str, ray.ObjectRef] = {}
         self.meta_refs: list[ray.ObjectRef] = []
         self.done = 0
+        self.total = 0  # subtasks submitted (a batched Ray task runs several)
         self.nodes: dict[str, int] = {}  # node id -> subtasks that ran there
         self.about: dict[ray.ObjectRef, tuple[str, int]] = {}  # meta ref -> (label, memory)
 
@@ -53,11 +67,13 @@ class SchedulingService(Service):
         os.environ["RAY_WARN_BLOCKING_GET_INSIDE_ASYNC"] = "0"
 
     async def run_stage(self, session_id: str, task_id: str, specs: list[SubtaskPayload],
-                        stored_inputs: list[str], max_retries: int = 3) -> dict[str, tuple]:
+                        stored_inputs: list[str], max_retries: int = 3,
+                        small: list[bool] | None = None, cpus: int = 1) -> dict[str, tuple]:
         """Run one stage's subtasks (specs in dependency order); returns output metas by key.
 
         ``stored_inputs`` are keys the session's storage holds from earlier tasks;
-        ``max_retries``: retries of a subtask whose worker died (the client's option).
+        ``max_retries``: retries of a subtask whose worker died (the client's option);
+        ``small``: which subtasks may share a Ray task (batching.py) on ``cpus`` CPUs.
         """
         task = self._tasks.setdefault(task_id, _TaskRefs(session_id))
         missing = [k for k in stored_inputs if k not in task.refs]
@@ -67,14 +83,23 @@ class SchedulingService(Service):
         progress = self.service("progress")
         stage = await progress.stage_submitted.remote(
             task_id, [(s.label, s.input_keys, s.output_keys, s.cpus) for s in specs])
-        meta_refs = []
-        for spec in specs:
-            out = submit_subtask(spec, [task.refs[k] for k in spec.input_keys], max_retries)
-            task.refs.update(zip(spec.output_keys, out[1:]))
+        meta_refs, members = [], {}
+        for group in plan_batches(specs, small or [False] * len(specs), cpus):
+            batch = [specs[i] for i in group]
+            out = submit_batch(batch, [[task.refs[k] for k in s.input_keys] for s in batch],
+                               max_retries)
+            outputs = iter(out[1:])
+            for spec in batch:
+                task.refs.update(zip(spec.output_keys, outputs))
             meta_refs.append(out[0])
-            task.about[out[0]] = (spec.label, spec.memory)
+            members[out[0]] = group
+            task.about[out[0]] = (batch[0].label, batch[0].memory)
         task.meta_refs.extend(meta_refs)
-        results = await self._gather(task, meta_refs, task_id, stage)
+        task.total += len(specs)
+        results: list = [None] * len(specs)
+        for ref, value in zip(meta_refs, await self._gather(task, meta_refs, task_id, stage, members)):
+            for i, member in zip(members[ref], _members(value)):
+                results[i] = member
         if self._tasks.get(task_id) is not task:
             raise asyncio.CancelledError(f"task {task_id} was cancelled")
         metas: dict[str, tuple] = {}
@@ -86,12 +111,14 @@ class SchedulingService(Service):
         return metas
 
     async def _gather(self, task: _TaskRefs, refs: list[ray.ObjectRef], task_id: str = "",
-                      stage: tuple = (-1, -1)) -> list:
+                      stage: tuple = (-1, -1), members: dict | None = None) -> list:
         """The meta values of ``refs``, polled in bulk (a future per ref costs more than the
         task itself for tiny subtasks); on the first failure the task's subtasks are cancelled.
-        Each finished subtask is reported to the progress service (``stage``: its numbers there)."""
+        Each finished subtask is reported to the progress service (``stage``: its numbers there;
+        ``members``: the subtask positions a batched ref stands for)."""
         values: dict[ray.ObjectRef, object] = {}
-        position = {ref: i for i, ref in enumerate(refs)}
+        members = members or {}
+        position = {ref: members.get(ref, [i]) for i, ref in enumerate(refs)}
         progress = self.service("progress")
         pending = refs
         while pending:
@@ -109,9 +136,9 @@ class SchedulingService(Service):
                     raise SubtaskFailed(self._memory_error(task, ready, exc)) from None
                 raise SubtaskFailed(unwrap_error(exc)) from None
             values.update(zip(ready, got))
-            task.done += len(ready)
-            await progress.subtasks_finished.remote(task_id, *stage, [
-                (position[r], *getattr(v, "run", (None, None, None)), True) for r, v in zip(ready, got)])
+            runs = [run for r, v in zip(ready, got) for run in _runs(position[r], v)]
+            task.done += len(runs)
+            await progress.subtasks_finished.remote(task_id, *stage, runs)
         return [values[r] for r in refs]
 
     async def load_checkpointed(self, session_id: str, task_id: str, url: str,
@@ -127,6 +154,7 @@ class SchedulingService(Service):
             task.refs[key] = ref
             meta_refs.append(meta_ref)
         task.meta_refs.extend(meta_refs)
+        task.total += len(keys)
         metas = dict(zip(keys, await self._gather(task, meta_refs)))
         await self.service("meta").set.remote(session_id, metas)
         return metas
@@ -160,7 +188,7 @@ class SchedulingService(Service):
         task = self._tasks.get(task_id)
         if task is None:
             return 0, 0
-        return task.done, len(task.meta_refs)
+        return task.done, task.total
 
     async def finish_task(self, task_id: str, keep: list[str]) -> dict[str, int]:
         """Hand the kept refs to storage and drop every other ref the task made; returns

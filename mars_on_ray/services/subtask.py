@@ -84,12 +84,49 @@ def _run_subtask(spec: bytes, cpus: int, *inputs, checkpoint: str | None = None)
 run_subtask = ray.remote(_run_subtask)
 
 
+class BatchMetas(tuple):
+    """The ``Metas`` of each member of a batch (services/batching.py), in member order."""
+
+
+def _run_batch(specs: list[bytes], n_inputs: list[int], *inputs):
+    """Run the members of a batch one after the other; returns ``(BatchMetas, *outputs)``
+    with every member's outputs in member order."""
+    metas, outputs, at = [], [], 0
+    for spec, n in zip(specs, n_inputs):
+        member = _run_subtask(spec, 1, *inputs[at:at + n])
+        at += n
+        metas.append(member[0])
+        outputs.extend(member[1:])
+    return (BatchMetas(metas), *outputs)
+
+
+run_batch = ray.remote(_run_batch)
+
+
 @functools.lru_cache(maxsize=1024)
 def _remote_with(num_returns: int, max_retries: int, name: str, cpus: int, memory: int = 0):
     # .options() builds a new remote function each call: costly next to a tiny subtask
     extra = {"memory": memory} if memory else {}
     return run_subtask.options(num_returns=num_returns, max_retries=max_retries,
                                retry_exceptions=False, name=name, num_cpus=cpus, **extra)
+
+
+@functools.lru_cache(maxsize=1024)
+def _batch_with(num_returns: int, max_retries: int, name: str):
+    return run_batch.options(num_returns=num_returns, max_retries=max_retries,
+                             retry_exceptions=False, name=name, num_cpus=1)
+
+
+def submit_batch(payloads: list[SubtaskPayload], input_refs: list[list], max_retries: int
+                 ) -> list[ray.ObjectRef]:
+    """Submit small subtasks as one Ray task; returns [batch_meta_ref, *every output ref]."""
+    if len(payloads) == 1:
+        return submit_subtask(payloads[0], input_refs[0], max_retries)
+    outputs = sum(len(p.output_keys) for p in payloads)
+    name = f"{payloads[0].label} (+{len(payloads) - 1} batched)"
+    remote = _batch_with(1 + outputs, max_retries, name)
+    return list(remote.remote([p.spec for p in payloads], [len(r) for r in input_refs],
+                              *(ref for refs in input_refs for ref in refs)))
 
 
 def submit_subtask(payload: SubtaskPayload, input_refs: list, max_retries: int) -> list[ray.ObjectRef]:

@@ -12,11 +12,12 @@ import numpy as np
 from ..config import options, using
 from ..core.entity import ChunkData, TileableData
 from ..core.chunk_sizes import whole_chunks
-from ..core.small_data import plan_stage, whole_chunks_reason
+from ..core.small_data import peak_bytes, plan_stage, whole_chunks_reason
 from ..core.graph import FlatGraph, topo_order
 from ..core.optimizer import Plan, abort_all, optimize
 from ..core.tiling import TileContext, ValuesRequest, tile_graph
 from ..core.graph_view import plan_graph
+from .batching import SMALL_BYTES
 from .progress import CANCELLED, DONE, FAILED, error_info
 from .registry import Service
 from .scheduling import SubtaskFailed, unwrap_error
@@ -39,6 +40,7 @@ class TaskState:
     plan: Plan | None = None
     paths: list[str] = field(default_factory=list)  # per stage: small-data or distributed, why
     node_cpus: int = 1
+    cluster_cpus: int = 1
     nodes: dict[str, int] = field(default_factory=dict)  # node id -> subtasks run there
     persisted: set[str] | None = None  # chunk keys found under options.checkpoint
     loaded: int = 0  # chunks loaded from the checkpoint instead of computed
@@ -65,13 +67,16 @@ def _submitted_graph(roots: list[TileableData]) -> dict:
     return plan_graph(topo_order(roots))
 
 
-def _declared_memory(specs, chunks: list[ChunkData], known: set[str]) -> list[int]:
-    """Per subtask, the memory it declares to Ray (storage/memory.py)."""
-    from ..storage.memory import largest_node_memory, subtask_memory
+def _declared_memory(specs, chunks: list[ChunkData], known: set[str]) -> tuple[list[int], list[bool]]:
+    """Per subtask, the memory it declares to Ray (storage/memory.py), and whether it is
+    small enough to share a Ray task with others (batching.py)."""
+    from ..storage.memory import declared_bytes, largest_node_memory
 
     cap = largest_node_memory()
     nodes = {c.key: c for c in topo_order(chunks, stop=lambda c: c.key in known)}
-    return [subtask_memory(spec, nodes, cap) for spec in specs]
+    peaks = [peak_bytes(spec.steps, nodes, set(spec.output_keys)) for spec in specs]
+    return ([declared_bytes(peak, cap) for peak in peaks],
+            [peak is not None and peak < SMALL_BYTES for peak in peaks])
 
 
 def _next_request(driver, reply):
@@ -166,8 +171,8 @@ class TaskService(Service):
     async def _run_stages(self, state: TaskState) -> list[TileableResult]:
         keep: list[str] = []
         try:
-            cluster_cpus, state.node_cpus = await asyncio.to_thread(_cpu_counts)
-            ctx = TileContext(cpus=cluster_cpus)
+            state.cluster_cpus, state.node_cpus = await asyncio.to_thread(_cpu_counts)
+            ctx = TileContext(cpus=state.cluster_cpus)
             started = time.perf_counter()
             plan = state.plan = await asyncio.to_thread(optimize, state.roots)
             await self.service("progress").task_graph.remote(
@@ -233,7 +238,8 @@ class TaskService(Service):
             await self.service("progress").task_path.remote(state.task_id, stage.path)
             specs = stage.specs
             checkpoint = options.checkpoint
-            memory = await asyncio.to_thread(_declared_memory, specs, chunks, state.made | set(stored))
+            memory, small = await asyncio.to_thread(_declared_memory, specs, chunks,
+                                                    state.made | set(stored))
             payloads = await asyncio.to_thread(
                 lambda: [SubtaskPayload.of(s, c, checkpoint, m)
                          for s, c, m in zip(specs, stage.cpus, memory)])
@@ -244,7 +250,7 @@ class TaskService(Service):
             try:
                 metas = await self.service("scheduling").run_stage.remote(
                     state.session_id, state.task_id, payloads, [k for k in stored if k in used],
-                    options.subtask_max_retries)
+                    options.subtask_max_retries, small, state.cluster_cpus)
             except Exception as exc:
                 raise unwrap_error(exc) from None
             state.timings["run"] += time.perf_counter() - started

@@ -32,7 +32,11 @@ def largest_node_memory() -> int:
 def subtask_memory(spec, chunks: dict, cap: int) -> int:
     """Bytes ``spec`` declares: its estimated peak, rounded up to a power of two MiB (few
     distinct values), at most ``cap``; 0 when small or unknown."""
-    peak = peak_bytes(spec.steps, chunks, set(spec.output_keys))
+    return declared_bytes(peak_bytes(spec.steps, chunks, set(spec.output_keys)), cap)
+
+
+def declared_bytes(peak: float | None, cap: int) -> int:
+    """The bytes a subtask of estimated ``peak`` declares (see ``subtask_memory``)."""
     if peak is None or peak < DECLARE_FROM or cap <= 0:
         return 0
     mib = 2 ** math.ceil(math.log2(peak / 2**20))
