@@ -84,3 +84,20 @@ def test_norm_of_ints_complex_and_errors():
         np.linalg.norm(TALL, "bogus")
     with pytest.raises(ValueError):
         mt.linalg.norm(mt.tensor(TALL), "bogus")
+
+
+def test_qr_factors_each_block_once_for_q_and_r():
+    """Q and R are two tileables over the same factorisations: one QR per row block plus
+    one of the stacked Rs (each block was factored twice, once for Q and once for R)."""
+    from mars_on_ray.core.fusion import build_steps
+    from mars_on_ray.tensor.decompositions import _Factor
+
+    x = np.random.default_rng(0).standard_normal((70, 4))
+    q, r = mt.linalg.qr(mt.tensor(x, chunk_size=(15, 4)))
+    executor = LocalExecutor(small_data=False)
+    chunks = list(executor.tile(q.data).flat) + list(executor.tile(r.data).flat)
+    factors = [s for s in build_steps(chunks, set()) if isinstance(s.op, _Factor)]
+    assert len(factors) == 5 + 1
+    got_q, got_r = LocalExecutor(small_data=False).compute(q.data, r.data)
+    np.testing.assert_allclose(got_q @ got_r, x, atol=1e-10)
+    np.testing.assert_allclose(got_q.T @ got_q, np.eye(4), atol=1e-10)

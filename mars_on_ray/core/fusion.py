@@ -45,8 +45,9 @@ def build_steps(targets: Iterable[ChunkData], stored: set[str]) -> list[Step]:
     for chunk in topo_order(targets, stop=lambda c: c.key in stored):
         if chunk.key in stored:
             continue
-        # outputs of one multi-output operand share op object, inputs and grid index
-        identity = (id(chunk.op), tuple(i.key for i in chunk.inputs), chunk.index)
+        # outputs of one multi-output operand share its token, inputs and grid index (also
+        # when tiled twice, e.g. Q and R of one QR tiled as two tileables)
+        identity = (chunk.op.token(), tuple(i.key for i in chunk.inputs), chunk.index)
         step = steps.get(identity)
         if step is None:
             step = steps[identity] = Step(chunk.op, [i.key for i in chunk.inputs],

@@ -14,18 +14,18 @@ from ..core.entity import ChunkData, Tiled, chunk_grid
 from ..core.operand import Operand
 from .core import as_tensor, new_tensor
 from .methods import map_chunk
-from .rechunk import rechunk
+from .rechunk import rechunk, rechunk_tiled
 
 __all__: list[str] = []  # reached as mt.linalg.<name>
 
 
 class _Factor(Operand):
-    """Output ``which`` (0: Q, 1: R) of NumPy's reduced QR of the stacked inputs."""
+    """NumPy's reduced QR of the stacked inputs: outputs Q and R (one factorisation for both)."""
 
-    _params = ("which",)
+    n_outputs = 2
 
     def execute(self, *blocks):
-        return np.linalg.qr(np.concatenate(blocks, axis=0) if len(blocks) > 1 else blocks[0])[self.which]
+        return tuple(np.linalg.qr(np.concatenate(blocks, axis=0) if len(blocks) > 1 else blocks[0]))
 
 
 class _ApplyQ(Operand):
@@ -45,20 +45,24 @@ class TSQR(Operand):
     def tile(self, ctx, out):
         t = yield from ctx.known(out.inputs[0])
         n = int(sum(t.nsplits[1]))
+        # whole rows, the row splits kept (rechunk({1: n}) would also re-pick the row splits)
+        t = rechunk_tiled(t, (t.nsplits[0], (n,)))
         rows = [int(r) for r in t.nsplits[0]]
         blocks = list(t.chunks[:, 0])
         ks = [min(r, n) for r in rows]
         meta = blocks[0].meta
-        q_parts = [ChunkData(_Factor(which=0), [c], (r, k), meta, (i, 0)) for i, (c, r, k) in
+        # output 0 of a _Factor is Q, output 1 is R; the Q and R tileables tile the same
+        # factorisations (same keys), so each block is factored once when both are computed
+        q_parts = [ChunkData(_Factor(), [c], (r, k), meta, (i, 0), 0) for i, (c, r, k) in
                    enumerate(zip(blocks, rows, ks))]
-        r_parts = [ChunkData(_Factor(which=1), [c], (k, n), meta, (i, 0)) for i, (c, k) in
+        r_parts = [ChunkData(_Factor(), [c], (k, n), meta, (i, 0), 1) for i, (c, k) in
                    enumerate(zip(blocks, ks))]
         total, n2 = sum(ks), min(sum(ks), n)
         if self.which == 1:
             grid = chunk_grid((1, 1))
-            grid[0, 0] = ChunkData(_Factor(which=1, label=self.label), r_parts, (n2, n), out.meta, (0, 0))
+            grid[0, 0] = ChunkData(_Factor(label=self.label), r_parts, (n2, n), out.meta, (0, 0), 1)
             return Tiled(grid, [(n2,), (n,)])
-        q2 = ChunkData(_Factor(which=0), r_parts, (total, n2), meta, (0, 0))
+        q2 = ChunkData(_Factor(label=self.label), r_parts, (total, n2), meta, (0, 0), 0)
         grid = chunk_grid((len(blocks), 1))
         starts = offsets(ks)
         for i, (q_i, r) in enumerate(zip(q_parts, rows)):
@@ -80,7 +84,6 @@ def qr(a, mode="reduced"):
     t = _matrix(a, "qr")
     if mode not in ("reduced", "r"):
         raise NotImplementedError(f"mt.linalg.qr: mode={mode!r} (only 'reduced' and 'r')")
-    t = rechunk(t, {1: t.shape[1]})
     m, n = t.shape
     dtype = np.linalg.qr(np.eye(2, dtype=t.dtype))[0].dtype
     k = min(m, n)
