@@ -115,3 +115,20 @@ def test_rechunk_fused_equals_unfused():
     fused, unfused = LocalExecutor(), LocalExecutor(fusion=False)
     np.testing.assert_array_equal(fused.compute(r.data)[0], unfused.compute(r.data)[0])
     assert fused.subtask_count <= unfused.subtask_count
+
+
+def test_rechunk_dict_keeps_the_splits_of_the_axes_it_leaves_out():
+    """rechunk({1: n}) re-picked the row splits automatically (merging 8 row blocks of a QR
+    input into 3); as in Mars and Dask, the axes a dict leaves out keep their splits."""
+    from mars_on_ray.core.local import LocalExecutor
+
+    x = np.arange(70 * 6.0).reshape(70, 6)
+    t = mt.tensor(x, chunk_size=(15, 4))
+    executor = LocalExecutor(small_data=False)
+    assert executor.tile(t.rechunk({1: 6}).data).nsplits == ((15, 15, 15, 15, 10), (6,))
+    assert executor.tile(t.rechunk({-2: 35}).data).nsplits == ((35, 35), (4, 2))
+    np.testing.assert_array_equal(executor.compute(t.rechunk({1: 5}).data)[0], x)
+    with pytest.raises(ValueError):
+        t.rechunk({2: 3})
+    with pytest.raises(ValueError):
+        t.rechunk({0: 0})

@@ -85,13 +85,33 @@ class Rechunk(Operand):
     def tile(self, ctx, out):
         tiled = yield from ctx.known(out.inputs[0])
         shape = tuple(sum(s) for s in tiled.nsplits)
-        return rechunk_tiled(tiled, normalize_chunks(self.chunk_size, shape, out.dtype.itemsize))
+        return rechunk_tiled(tiled, normalize_chunks(_filled(self.chunk_size, tiled.nsplits),
+                                                     shape, out.dtype.itemsize))
+
+
+def _filled(chunk_size, nsplits):
+    """A dict ``chunk_size`` with the axes it leaves out keeping their splits (as in Mars
+    and Dask); anything else as it is."""
+    if not isinstance(chunk_size, dict):
+        return chunk_size
+    return tuple(chunk_size.get(axis, splits) for axis, splits in enumerate(nsplits))
 
 
 def rechunk(tensor, chunk_size):
-    """The tensor split into chunks of ``chunk_size`` (int, per-axis sizes, splits or dict)."""
+    """The tensor split into chunks of ``chunk_size`` (int, per-axis sizes, splits, or a dict
+    {axis: size}, whose other axes keep their splits)."""
     t = as_tensor(tensor)
-    if not t.data.has_unknown_shape:  # validate now and store a canonical form
+    if isinstance(chunk_size, dict):
+        axes = {}
+        for axis, size in chunk_size.items():
+            if not -t.ndim <= int(axis) < t.ndim:
+                raise ValueError(f"axis {axis} is out of bounds for a {t.ndim}-d tensor")
+            axes[int(axis) % t.ndim] = size
+        chunk_size = dict(sorted(axes.items()))
+        if not t.data.has_unknown_shape:  # the sizes given are checked now
+            normalize_chunks(tuple(axes.get(i, -1) for i in range(t.ndim)), t.shape,
+                             t.dtype.itemsize)
+    elif not t.data.has_unknown_shape:  # validate now and store a canonical form
         chunk_size = normalize_chunks(chunk_size, t.shape, t.dtype.itemsize)
     return new_tensor(Rechunk(chunk_size=chunk_size, label="mt.rechunk"), [t], t.shape, t.dtype,
                       chunk_size=chunk_size)
