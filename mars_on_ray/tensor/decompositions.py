@@ -45,7 +45,7 @@ class TSQR(Operand):
     def tile(self, ctx, out):
         t = yield from ctx.known(out.inputs[0])
         n = int(sum(t.nsplits[1]))
-        # whole rows, the row splits kept (rechunk({1: n}) would also re-pick the row splits)
+        # whole rows, the row splits kept; done here on the tiled input, no extra tileable
         t = rechunk_tiled(t, (t.nsplits[0], (n,)))
         rows = [int(r) for r in t.nsplits[0]]
         blocks = list(t.chunks[:, 0])
