@@ -22,7 +22,8 @@ import numpy as np
 import pandas as pd
 
 WORKLOADS = ("seed", "elementwise", "matmul", "groupby", "groupby_agg", "overhead", "sessions", "parquet_write", "parquet_read",
-             "parquet_lazy", "csv_read", "tsqr", "sort", "percentile", "unique")
+             "parquet_lazy", "csv_read", "tsqr", "sort", "percentile", "unique",
+             "merge", "sort_head", "groupby_1m", "tpch_q1", "tpch_q3", "tpch_q5", "tpch_q6", "tpch_q10")
 
 FULL = dict(seed_n=2000, seed_chunk=200, ew_n=8000, gb_rows=20_000_000, gb_keys=1000,
             gb_parts=8, oh_n=10_000, mm_n=4000, mm_chunk=1000, cold_repeats=3, warm_repeats=5,
@@ -433,10 +434,12 @@ CASES: dict[tuple[str, str], Callable[[dict, Env], Case]] = {
     ("sessions", "mars-cold"): sessions_cold,
 }
 
-from bench_engine import ENGINE_CASES  # noqa: E402  (these import this module's helpers)
+from bench_dataframe import DATAFRAME_CASES  # noqa: E402  (these import this module's helpers)
+from bench_engine import ENGINE_CASES  # noqa: E402
 from bench_io import IO_CASES  # noqa: E402
 from bench_tensor import TENSOR_CASES  # noqa: E402
 
+CASES.update(DATAFRAME_CASES)
 CASES.update(ENGINE_CASES)
 CASES.update(IO_CASES)
 CASES.update(TENSOR_CASES)
