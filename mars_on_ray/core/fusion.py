@@ -22,6 +22,7 @@ class Step:
     op: Operand
     inputs: list[str]
     outputs: list[str | None]
+    index: tuple = ()  # the chunk-grid index of its outputs
 
 
 @dataclass
@@ -51,15 +52,25 @@ def build_steps(targets: Iterable[ChunkData], stored: set[str]) -> list[Step]:
         step = steps.get(identity)
         if step is None:
             step = steps[identity] = Step(chunk.op, [i.key for i in chunk.inputs],
-                                              [None] * chunk.op.n_outputs)
+                                              [None] * chunk.op.n_outputs, tuple(chunk.index))
         step.outputs[chunk.output_index] = chunk.key
     return list(steps.values())
 
 
+def _same_block(a: tuple, b: tuple) -> bool:
+    """Whether grid indexes ``a`` and ``b`` name the same block (a Series chunk (i,) and the
+    frame chunk (i, 0) it was taken from do)."""
+    n = max(len(a), len(b))
+    return tuple(a) + (0,) * (n - len(a)) == tuple(b) + (0,) * (n - len(b))
+
+
 def fuse(steps: list[Step], target_keys: set[str]) -> list[SubtaskSpec]:
     """Group steps into subtasks by colouring: a step joins its predecessors' group when they
-    all share one group, are fusable, and none fans out to more than FANOUT_LIMIT consumers;
-    fan-in from different groups starts a new group, so tree reductions stay parallel."""
+    all share one group, are fusable, and none fans out to more than FANOUT_LIMIT consumers.
+    Fan-in from different groups starts a new group, so tree reductions stay parallel, except
+    when every input is of the step's own block and comes from a group that reads no other
+    group: those groups become one (the masks of one chunk combined, as in
+    ``df[(df.a > 0) & (df.b < 1)]``), which cannot make a cycle."""
     producer = {k: i for i, s in enumerate(steps) for k in s.outputs if k is not None}
     preds = [{producer[k] for k in s.inputs if k in producer} for s in steps]
     n_consumers = [0] * len(steps)
@@ -71,14 +82,34 @@ def fuse(steps: list[Step], target_keys: set[str]) -> list[SubtaskSpec]:
     # its other readers can join that group (a chunk read, then filtered by its own column).
     color: list[int | None] = []
     absorbed: dict[int, int] = {}
+    merged: dict[int, int] = {}  # group -> the group it became part of
+    independent: set[int] = set()  # groups reading no other group's output
+
+    def find(c):
+        while c in merged:
+            c = merged[c]
+        return c
+
     for i, step in enumerate(steps):
         if not preds[i]:
             color.append(None if step.op.fusable else i)
+            if not step.op.fusable:
+                independent.add(i)
             continue
-        pred_colors = {color[p] for p in preds[i]} - {None}
+        pred_colors = {find(color[p]) for p in preds[i] if color[p] is not None}
         propagates = all(steps[p].op.fusable and n_consumers[p] <= FANOUT_LIMIT for p in preds[i])
+        if (len(pred_colors) > 1 and step.op.fusable and propagates
+                and pred_colors <= independent
+                and all(_same_block(steps[p].index, step.index) for p in preds[i])):
+            keep = min(pred_colors)
+            for other in pred_colors - {keep}:
+                merged[other] = keep
+                independent.discard(other)
+            pred_colors = {keep}
         if step.op.fusable and propagates and len(pred_colors) <= 1:
             group = pred_colors.pop() if pred_colors else i
+            if group == i:
+                independent.add(i)
             color.append(group)
             for p in preds[i] if len(preds[i]) <= MAX_ABSORBED_SOURCES else ():
                 if color[p] is None and absorbed.get(group, 0) < MAX_ABSORBED_SOURCES:
@@ -86,7 +117,13 @@ def fuse(steps: list[Step], target_keys: set[str]) -> list[SubtaskSpec]:
                     absorbed[group] = absorbed.get(group, 0) + 1
         else:
             color.append(i)
-    _place_sources(preds, n_consumers, color, absorbed)
+            if not pred_colors:
+                independent.add(i)
+    color = [None if c is None else find(c) for c in color]
+    absorbed_by_group: dict[int, int] = {}
+    for c, n in absorbed.items():
+        absorbed_by_group[find(c)] = absorbed_by_group.get(find(c), 0) + n
+    _place_sources(preds, n_consumers, color, absorbed_by_group)
 
     groups: dict[int, list[int]] = {}
     for i, c in enumerate(color):

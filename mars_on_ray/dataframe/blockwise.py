@@ -184,7 +184,7 @@ def aligned_rows(ctx, inputs):
     if len(inputs) == 1:
         return [row_chunks(tiled[0])]
     if any(t.has_unknown_shape for t in tiled):
-        if all(t is tiled[0] for t in tiled) or _same_chunks(tiled):
+        if all(t is tiled[0] for t in tiled) or _same_chunks(tiled) or _same_row_roots(tiled):
             return [row_chunks(t) for t in tiled]
         tiled = []
         for i in inputs:
@@ -200,6 +200,26 @@ def aligned_rows(ctx, inputs):
 def _same_chunks(tiled) -> bool:
     keys = [c.key for c in tiled[0].flat]
     return all([c.key for c in t.flat] == keys for t in tiled)
+
+
+def _row_root(chunk) -> str:
+    """The key of the chunk whose rows ``chunk`` has, one for one: followed back through
+    blockwise maps that keep rows (a column taken from a filtered frame, arithmetic on it)."""
+    while isinstance(chunk.op, MapChunks) and chunk.op.keep_rows and chunk.inputs:
+        rowwise = [c for i, c in enumerate(chunk.inputs) if i not in chunk.op.broadcast]
+        if not rowwise:
+            break
+        chunk = rowwise[0]
+    return chunk.key
+
+
+def _same_row_roots(tiled) -> bool:
+    """Whether every input's i-th row block has the rows of the same chunk, so the blocks
+    pair up even while their sizes are unknown (``f[m]["a"] * f[m]["b"]``)."""
+    rows = [row_chunks(t) for t in tiled]
+    if any(len(r) != len(rows[0]) for r in rows):
+        return False
+    return all(len({_row_root(r[i]) for r in rows}) == 1 for i in range(len(rows[0])))
 
 
 def common_splits(splits: list[tuple]) -> tuple:
