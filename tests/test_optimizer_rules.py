@@ -161,3 +161,34 @@ def test_explain_of_a_plan_without_readers_and_of_staged_tiling(dataset):
     m = md.read_parquet(path, chunk_bytes=1)
     staged = mr.explain(m[m.c1 > 0.5].head(3), show=False)
     assert staged.stopped and "real shapes" in staged.stopped
+
+
+def _frame_for_pruning():
+    rng = np.random.default_rng(5)
+    n = 997
+    return pd.DataFrame({"k": rng.integers(0, 7, n), "a": rng.random(n), "b": rng.random(n),
+                         "s": [f"t{i % 13}" for i in range(n)], "i": rng.integers(0, 9, n).astype("int32")})
+
+
+def test_an_in_memory_frame_is_pruned_to_the_columns_its_consumers_use():
+    pdf = _frame_for_pruning()
+    df = md.DataFrame(pdf, chunk_size=211)
+    out = df.assign(x=df["a"] * 2)
+    out = out[out["b"] > 0.5].groupby("k")["x"].sum()
+    plan = optimize([out.data])
+    source = [n for n in plan.order if not n.inputs]
+    readers = [n for n in plan.order if source[0] in n.inputs]
+    assert [list(n.meta.columns) for n in readers] == [["k", "a", "b"]]
+    expected = pdf.assign(x=pdf["a"] * 2)
+    assert_eq(out, expected[expected["b"] > 0.5].groupby("k")["x"].sum())
+
+
+def test_assigning_over_a_column_of_another_dtype_after_pruning_keeps_pandas_dtypes():
+    # the assignment's declared metadata holds every column; after pruning, its dtypes are
+    # applied by label (they were applied by position: the wrong columns were cast)
+    pdf = _frame_for_pruning()
+    df = md.DataFrame(pdf, chunk_size=211)
+    out = df.assign(i=df["a"] > 0.5)[["i", "k"]]
+    expected = pdf.assign(i=pdf["a"] > 0.5)[["i", "k"]]
+    assert_eq(out, expected)
+    assert_eq(df.assign(z=df["i"] * 2)[["z", "s"]], pdf.assign(z=pdf["i"] * 2)[["z", "s"]])

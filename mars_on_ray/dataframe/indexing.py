@@ -140,6 +140,12 @@ def cast_like(res, meta):
     """``res`` with ``meta``'s dtypes (chunks of one result must agree on them)."""
     if isinstance(res, pd.Series):
         return res if res.dtype == meta.dtype else res.astype(meta.dtype)
+    if not res.columns.equals(meta.columns):  # fewer columns (pruned by the optimizer): by label
+        wanted = meta.dtypes[~meta.columns.duplicated()]
+        for i, (name, have) in enumerate(zip(res.columns, res.dtypes)):
+            if name in wanted.index and wanted[name] != have:
+                res.isetitem(i, res.iloc[:, i].astype(wanted[name]))
+        return res
     for i, (have, want) in enumerate(zip(res.dtypes, meta.dtypes)):
         if have != want:
             res.isetitem(i, res.iloc[:, i].astype(want))

@@ -24,6 +24,7 @@ from .blockwise import MapChunks, map_chunks, row_chunks, rows_grid, sample_of
 from .core import DataFrame, Series, _Frame, methods, new_frame
 from .indexing import _check_aligned, _is_bool_list, _positional_ints, cast_like
 from .positional import is_int, locate, slice_pieces, split_key
+from .rules.usage import uses
 
 __all__: list[str] = []
 
@@ -112,6 +113,15 @@ def _assign_columns(frame, key, value, mode, meta):
     out = frame.copy()
     out[key] = _value(value, frame, mode)
     return out if meta is None else cast_like(out, meta)
+
+
+@uses(_assign_columns)
+def _assigned_columns(node, needed):
+    """The frame needs what is needed of the output except the columns assigned."""
+    key = node.op.args[1]
+    assigned = set(key) if isinstance(key, list) else {key}
+    frame_needs = None if needed is None else needed - assigned
+    return [frame_needs if i == 0 else None for i in range(len(node.inputs))]
 
 
 def column_set(obj, key, value):

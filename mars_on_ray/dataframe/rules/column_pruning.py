@@ -3,10 +3,15 @@
 Walking the plan from the roots down, each node learns which of its output columns its
 consumers need; its registered usage turns that into the columns it needs of its inputs. A
 reader whose needed columns are fewer than its output is replaced by one reading just those;
-its consumers are rebuilt on it (their metadata inferred again).
+its consumers are rebuilt on it (their metadata inferred again). A frame already in memory
+(the user's, or one executed before) gets a column selection in front of its consumers, so a
+row filter or a shuffle moves only the columns used (TPC-H q1 reads 7 of lineitem's 16).
 """
 from __future__ import annotations
 
+import operator
+
+from ...core.entity import TileableData
 from ...core.optimizer import Plan, tileable_rule
 from ..io.reader import Reader
 from .usage import input_columns, is_frame
@@ -25,20 +30,40 @@ def needed_columns(plan: Plan) -> dict[str, set | None]:
     return needed
 
 
+def _kept_columns(node: TileableData, want: set | None) -> list | None:
+    """The columns of ``node`` to keep, or None when every one is used."""
+    if want is None:
+        return None
+    columns = [c for c in node.meta.columns if c in want]
+    if not columns and len(node.meta.columns):
+        columns = [node.meta.columns[0]]  # the rows still have to be counted
+    return columns if len(columns) < len(node.meta.columns) else None
+
+
+def _selection(node: TileableData, columns: list) -> TileableData:
+    from ..blockwise import map_chunks
+    from ..core import DataFrame
+
+    return map_chunks(operator.getitem, (DataFrame(node), columns), label="md.getitem").data
+
+
+def _in_memory(node: TileableData, roots: set) -> bool:
+    return (not node.inputs and not isinstance(node.op, Reader) and is_frame(node)
+            and node.key not in roots and node.meta.columns.is_unique)
+
+
 @tileable_rule(30)
 def prune_columns(plan: Plan) -> Plan:
     readers = [n for n in plan.order if isinstance(n.op, Reader) and is_frame(n) and n.op.can_prune()]
-    if not readers:
+    roots = {r.key for r in plan.roots}
+    sources = [n for n in plan.order if _in_memory(n, roots)]
+    if not readers and not sources:
         return plan
     needed = needed_columns(plan)
     replace = {}
-    for reader in readers:
-        want = needed.get(reader.key)
-        if want is None:
-            continue
-        columns = [c for c in reader.meta.columns if c in want]
-        if not columns and len(reader.meta.columns):
-            columns = [reader.meta.columns[0]]  # the rows still have to be counted
-        if len(columns) < len(reader.meta.columns):
-            replace[reader.key] = reader.op.prune(reader, columns)
+    for node in readers + sources:
+        columns = _kept_columns(node, needed.get(node.key))
+        if columns is not None:
+            replace[node.key] = (node.op.prune(node, columns) if isinstance(node.op, Reader)
+                                 else _selection(node, columns))
     return plan.replace(replace)
