@@ -64,3 +64,17 @@ def test_columns_of_one_filtered_frame_pair_up_without_their_sizes():
     kept_p = pdf[pdf["a"] > 0.5]
     assert_eq(expr, (kept_p["a"] * kept_p["b"]).sum())
     assert_eq(kept["a"] - kept["b"] * 2, kept_p["a"] - kept_p["b"] * 2)
+
+
+def test_a_pruned_frame_read_by_many_column_steps_of_its_chunk_fuses_with_them():
+    # the column selection pruning puts in front of a frame in memory feeds every column
+    # step of its chunk (a fan-out of 5 here, all within the chunk): one subtask per chunk
+    pdf = _frame().assign(unused=lambda f: f["a"].astype(str))
+    df = md.DataFrame(pdf, chunk_size=-(-len(pdf) // N_CHUNKS))
+    kept = df[(df["a"] > 0.2) & (df["b"] < 0.7) & (df["c"] >= 3) & (df["a"] <= 0.9)]
+    expr = (kept["a"] * kept["b"]).sum()
+    specs = _subtasks(expr, df)
+    partials = [s for s in specs if len(s.steps) > 1]
+    assert len(partials) == N_CHUNKS, [s.label for s in specs]
+    p = pdf[(pdf["a"] > 0.2) & (pdf["b"] < 0.7) & (pdf["c"] >= 3) & (pdf["a"] <= 0.9)]
+    assert_eq(expr, (p["a"] * p["b"]).sum())

@@ -66,7 +66,8 @@ def _same_block(a: tuple, b: tuple) -> bool:
 
 def fuse(steps: list[Step], target_keys: set[str]) -> list[SubtaskSpec]:
     """Group steps into subtasks by colouring: a step joins its predecessors' group when they
-    all share one group, are fusable, and none fans out to more than FANOUT_LIMIT consumers.
+    all share one group, are fusable, and none fans out to more than FANOUT_LIMIT consumers
+    of other blocks.
     Fan-in from different groups starts a new group, so tree reductions stay parallel, except
     when every input is of the step's own block and comes from a group that reads no other
     group: those groups become one (the masks of one chunk combined, as in
@@ -74,9 +75,13 @@ def fuse(steps: list[Step], target_keys: set[str]) -> list[SubtaskSpec]:
     producer = {k: i for i, s in enumerate(steps) for k in s.outputs if k is not None}
     preds = [{producer[k] for k in s.inputs if k in producer} for s in steps]
     n_consumers = [0] * len(steps)
-    for p in preds:
+    local = [True] * len(steps)  # every consumer is of the step's own block
+    for j, p in enumerate(preds):
         for i in p:
             n_consumers[i] += 1
+            local[i] = local[i] and _same_block(steps[i].index, steps[j].index)
+    # a fan-out within one block (columns of one chunk) fuses; across blocks it stays parallel
+    fans_out = [n > FANOUT_LIMIT and not ok for n, ok in zip(n_consumers, local)]
 
     # Sources (no computed inputs) start uncoloured; the first group reading one claims it, so
     # its other readers can join that group (a chunk read, then filtered by its own column).
@@ -97,7 +102,7 @@ def fuse(steps: list[Step], target_keys: set[str]) -> list[SubtaskSpec]:
                 independent.add(i)
             continue
         pred_colors = {find(color[p]) for p in preds[i] if color[p] is not None}
-        propagates = all(steps[p].op.fusable and n_consumers[p] <= FANOUT_LIMIT for p in preds[i])
+        propagates = all(steps[p].op.fusable and not fans_out[p] for p in preds[i])
         if (len(pred_colors) > 1 and step.op.fusable and propagates
                 and pred_colors <= independent
                 and all(_same_block(steps[p].index, step.index) for p in preds[i])):
@@ -123,7 +128,7 @@ def fuse(steps: list[Step], target_keys: set[str]) -> list[SubtaskSpec]:
     absorbed_by_group: dict[int, int] = {}
     for c, n in absorbed.items():
         absorbed_by_group[find(c)] = absorbed_by_group.get(find(c), 0) + n
-    _place_sources(preds, n_consumers, color, absorbed_by_group)
+    _place_sources(preds, fans_out, color, absorbed_by_group)
 
     groups: dict[int, list[int]] = {}
     for i, c in enumerate(color):
@@ -168,7 +173,7 @@ def _topological(deps: dict[int, set[int]]) -> list[int]:
     return order
 
 
-def _place_sources(preds: list[set[int]], n_consumers: list[int], color: list,
+def _place_sources(preds: list[set[int]], fans_out: list[bool], color: list,
                    absorbed: dict[int, int]) -> None:
     """An unclaimed source joins the group of its readers when they all share one (and fan-out
     is small), at most MAX_ABSORBED_SOURCES per group; otherwise it is its own subtask."""
@@ -181,7 +186,7 @@ def _place_sources(preds: list[set[int]], n_consumers: list[int], color: list,
             continue
         readers = reader_colors.get(i, set())
         target = next(iter(readers)) if len(readers) == 1 else None  # None: a wide reader
-        if target is not None and n_consumers[i] <= FANOUT_LIMIT and absorbed.get(target, 0) < MAX_ABSORBED_SOURCES:
+        if target is not None and not fans_out[i] and absorbed.get(target, 0) < MAX_ABSORBED_SOURCES:
             absorbed[target] = absorbed.get(target, 0) + 1
             color[i] = target
         else:
