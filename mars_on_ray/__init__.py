@@ -1,5 +1,8 @@
 """mars_on_ray: Mars (distributed NumPy, pandas, scikit-learn) as a plugin for Ray."""
 from .config import options
+from .ray_settings import apply_defaults as _apply_ray_defaults
+
+_apply_ray_defaults()  # before any Ray this process starts (see ray_settings.py)
 
 __all__ = ["ExecutableTuple", "Session", "execute", "explain", "fetch", "get_default_session", "map",
            "new_session", "options", "spawn"]

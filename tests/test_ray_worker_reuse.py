@@ -1,16 +1,19 @@
-"""Subtask workers are kept between stages (services/subtask.py, ``_stay_alive``).
+"""Subtask workers survive a pause between jobs (ray_settings.py).
 
-Regression: Ray retires a worker idle for 1 s when its node has more workers than CPUs, and
-the supervisor actor is always one more; new workers were started between stages (each
-importing pandas again), making a merge followed by a sum 5x slower than its work.
+Regression: Ray kills a worker idle for 1 s when its node has more workers than CPUs, and the
+supervisor actor is always one more; new workers were started between stages (each importing
+pandas again), making a merge followed by a sum 5x slower than its work.
 """
 from __future__ import annotations
+
+import os
 
 import numpy as np
 import pandas as pd
 import psutil
 
 import mars_on_ray.dataframe as md
+from mars_on_ray.ray_settings import RAY_NODE_ENV
 
 
 def _task_workers() -> set[int]:
@@ -27,6 +30,19 @@ def _task_workers() -> set[int]:
                 o in line for o in others):
             pids.add(proc.pid)
     return pids
+
+
+def test_importing_mars_on_ray_sets_the_idle_worker_setting_for_rays_it_starts():
+    for name, value in RAY_NODE_ENV.items():
+        assert os.environ.get(name) == value
+
+
+def test_cli_nodes_start_ray_with_the_idle_worker_setting():
+    from mars_on_ray.deploy.local import NodeOptions, plan_node
+
+    plan = plan_node(NodeOptions(role="supervisor", nproc=1))
+    for name, value in RAY_NODE_ENV.items():
+        assert plan.env[name] == value
 
 
 def test_subtask_workers_are_not_restarted_between_stages(session):

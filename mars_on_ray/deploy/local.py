@@ -14,6 +14,7 @@ import sys
 import tempfile
 from dataclasses import dataclass, field
 
+from ..ray_settings import RAY_NODE_ENV
 from ..storage.tuning import WorkerTuning, parse_size
 
 #: Mars' log levels -> Ray's Python logging level and its C++ (raylet, GCS) log level
@@ -163,6 +164,8 @@ def plan_node(opts: NodeOptions) -> NodePlan:
     # on SIGTERM Ray drains the node for up to 30 s first; a stopped Mars node stops promptly
     env.setdefault("RAY_GRACEFUL_SHUTDOWN_DRAIN_TIMEOUT_S",
                    os.environ.get("RAY_GRACEFUL_SHUTDOWN_DRAIN_TIMEOUT_S", "5"))
+    for name, value in RAY_NODE_ENV.items():  # see ray_settings.py (idle workers kept)
+        env.setdefault(name, os.environ.get(name, value))
     command = [sys.executable, "-m", "ray.scripts.scripts", *top, "start", *args]
     return NodePlan(command, env, notices, gcs, tuning)
 

@@ -60,24 +60,10 @@ def _this_node() -> str | None:
     return _node_id[0]
 
 
-_held: list = []  # a tiny object this worker owns, so that Ray does not retire it when idle
-
-
-def _stay_alive() -> None:
-    """Keep this worker process for the next subtasks. Ray's raylet asks a worker idle for
-    1 s to exit when its node has more workers than CPUs, which the supervisor actor (one
-    more worker) makes true on its node, so workers were retired between stages and new
-    ones started, each paying ~1 s of imports (a merge + sum of 500k rows: 2.3 s instead of
-    0.4 s). A worker that owns an object declines to exit; it still exits with its job."""
-    if not _held and ray.is_initialized():
-        _held.append(ray.put(None))
-
-
 def _run_subtask(spec: bytes, cpus: int, *inputs, checkpoint: str | None = None):
     """Returns ``(metas, *outputs)``: the tiny meta list first (with where and when it ran),
     then each output chunk."""
     started = time.time()
-    _stay_alive()
     spec = cloudpickle.loads(spec)
     if cpus > 1:  # Ray's workers start with one BLAS / OpenMP thread; this subtask has more CPUs
         from threadpoolctl import threadpool_limits
