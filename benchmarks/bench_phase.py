@@ -34,6 +34,8 @@ def setup(phase: str, env: Env) -> dict:
         notes["cluster_start_s"] = round(time.perf_counter() - t0, 3)
     elif phase == "ray":
         import ray
+
+        import mars_on_ray  # noqa: F401  (before ray.init, as the README says: ray_settings.py)
         t0 = time.perf_counter()
         # address="local": always a new cluster of our own, never one found on the machine
         ray.init(address="local", num_cpus=2, include_dashboard=False, log_to_driver=False)

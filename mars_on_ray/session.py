@@ -28,6 +28,7 @@ from .core.tiling import TileContext
 from .core.user import ClientData, Tileable, set_runner
 from .services import ensure_services, get_service
 from .services.registry import ask, reset_handles, supervisor
+from .ray_settings import warn_if_missing_in_local_raylet
 from .storage.tuning import WorkerTuning
 
 _default_session: "Session | None" = None
@@ -366,6 +367,8 @@ def new_session(address: str | None = None, *, session_id: str | None = None, de
                                         **ray_init_kwargs["_system_config"]}
         reset_handles()
         init_ray(address, **kwargs)
+    else:
+        warn_if_missing_in_local_raylet()
     try:
         supervisor()
     except ValueError:  # the first session of this cluster starts the services

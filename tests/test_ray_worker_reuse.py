@@ -63,3 +63,28 @@ def test_subtask_workers_are_not_restarted_between_stages(session):
         session.flush_releases()
         seen |= _task_workers()
     assert len(seen) <= 4, f"{len(seen)} worker processes for 2 CPUs: workers were restarted"
+
+
+_STARTED_FIRST = """
+import warnings
+import ray
+ray.init(address="local", num_cpus=1, include_dashboard=False)
+import mars_on_ray as mr
+with warnings.catch_warnings(record=True) as seen:
+    warnings.simplefilter("always")
+    session = mr.new_session(web=False)
+print("WARNED" if any("RAY_idle_worker_killing_time_threshold_ms" in str(w.message) for w in seen)
+      else "QUIET")
+session.close()
+ray.shutdown()
+"""
+
+
+def test_a_ray_started_before_the_import_is_named_in_a_warning(tmp_path):
+    import subprocess
+    import sys
+
+    env = {k: v for k, v in os.environ.items() if k not in RAY_NODE_ENV}
+    out = subprocess.run([sys.executable, "-c", _STARTED_FIRST], env=env, capture_output=True,
+                         text=True, timeout=300, cwd=tmp_path)
+    assert "WARNED" in out.stdout, out.stderr[-2000:]
