@@ -184,12 +184,29 @@ class MergePieces(Operand):
         if self.order is not None:
             nkeys = 0 if self.keys is None else len(self.keys[2])
             helpers = [_LPOS, _RPOS] + [f"__mars_{s}k{i}__" for i in range(nkeys) for s in "lr"]
-            res = res.iloc[_row_order(res, self.order, nkeys)].drop(columns=helpers, errors="ignore")
+            if nkeys or not _in_order(res, self.order):
+                res = res.iloc[_row_order(res, self.order, nkeys)]
+            res = res.drop(columns=helpers, errors="ignore")
         return _cast(res, self.meta.value)
 
 
 def _with_keys(frame, keys, side):
     return frame.assign(**{f"__mars_{side}k{i}__": keys[i].array for i in keys.columns})
+
+
+def _in_order(res, order) -> bool:
+    """Whether the rows are already sorted by the position columns ``order`` (pandas' merge
+    of one piece usually keeps them so: checking is linear, sorting is not)."""
+    cols = [res[c].to_numpy() for c in order if c in res.columns]
+    if not cols or len(res) < 2:
+        return True
+    ahead = np.zeros(len(res) - 1, dtype=bool)  # row i+1 is already after row i
+    tied = np.ones(len(res) - 1, dtype=bool)
+    for col in cols:
+        step = np.diff(col)
+        ahead |= tied & (step > 0)  # NaN positions compare False: sorted then
+        tied &= step == 0
+    return bool(ahead.all())
 
 
 def _row_order(res, order, nkeys) -> np.ndarray:
