@@ -289,6 +289,28 @@ def sort_index(obj, *, axis=0, level=None, ascending=True, inplace=False, kind="
 
 # --- top-k: nlargest, nsmallest, sort_values(...).head(n) ----------------------------------
 
+def _head_candidates(value, sorter: _Sorter, n: int):
+    """The rows that can be among the first ``n`` of a stable sort of ``value``: those whose
+    first sort key is at most the n-th smallest (descending: at least the n-th largest), in
+    their original order. Linear (a partition) where sorting is not; every row when the first
+    key is not a plain numeric column, or missing values would sort first or be needed."""
+    if sorter.mode != "values" or sorter.key is not None or len(value) <= 4 * n or n <= 0:
+        return value
+    first = value if isinstance(value, pd.Series) else value[_as_list(sorter.by)[0]]
+    if not isinstance(first, pd.Series) or first.dtype.kind not in "iuf":
+        return value
+    keys = first.to_numpy()
+    ascending = sorter.ascending if isinstance(sorter.ascending, bool) else sorter.ascending[0]
+    valid = keys if keys.dtype.kind != "f" else keys[~np.isnan(keys)]
+    if len(valid) < n or (len(valid) < len(keys) and sorter.na_position == "first"):
+        return value
+    if ascending:
+        bound = np.partition(valid, n - 1)[n - 1]
+        return value[keys <= bound]  # NaN compares False: never a candidate here
+    bound = np.partition(valid, len(valid) - n)[len(valid) - n]
+    return value[keys >= bound]
+
+
 class TopK(Operand):
     """The top ``n`` rows of each chunk, then of those (a tree): ``how`` is ``nlargest``,
     ``nsmallest`` or ``head`` (the first rows of a stable sort by ``sorter``)."""
@@ -313,8 +335,9 @@ class TopK(Operand):
 
     def _top(self, value):
         if self.how == "head":
-            kind = None if self.stage == "single" else "stable"
-            return self.sorter.sort(value, kind=kind).head(self.n)
+            if self.stage == "single":  # the user's sort kind, on every row: pandas' tie order
+                return self.sorter.sort(value).head(self.n)
+            return self.sorter.sort(_head_candidates(value, self.sorter, self.n), kind="stable").head(self.n)
         kw = {} if isinstance(value, pd.Series) else {"columns": list(self.columns)}
         return getattr(value, self.how)(self.n, keep=self.keep, **kw)
 
