@@ -116,7 +116,10 @@ class MapChunks(Operand):
         return _apply(self.func, self.args, self.kwargs or {}, values)
 
     def rebuild(self, node, inputs):
-        """Metadata inferred again from the new inputs' (an optimizer may have pruned columns)."""
+        """Metadata inferred again from the new inputs' (an optimizer may have pruned columns);
+        kept when every input's metadata is unchanged (it may have come from samples)."""
+        if all(_same_meta(a.meta, b.meta) for a, b in zip(inputs, node.inputs)):
+            return TileableData(self, inputs, node.shape, node.meta, node.chunk_size)
         meta = _apply(self.func, self.args, self.kwargs or {}, tuple(i.meta for i in inputs))
         rowwise = [x for i, x in enumerate(inputs) if i not in self.broadcast]
         nrows = rowwise[0].shape[0] if self.keep_rows else math.nan
@@ -127,6 +130,14 @@ class MapChunks(Operand):
         shown += [f"{k}={v!r}" for k, v in (self.kwargs or {}).items() if not isinstance(v, In)]
         text = f"{self.name}({', '.join(shown)})" if shown else self.name
         return text if len(text) <= 80 else text[:77] + "..."
+
+
+def _same_meta(a, b) -> bool:
+    if isinstance(a, pd.DataFrame) and isinstance(b, pd.DataFrame):
+        return a.columns.equals(b.columns) and a.dtypes.equals(b.dtypes)
+    if isinstance(a, (pd.Series, pd.Index)) and isinstance(b, (pd.Series, pd.Index)):
+        return type(a) is type(b) and a.dtype == b.dtype and a.name == b.name
+    return a is b
 
 
 def _index(meta, i: int) -> tuple:

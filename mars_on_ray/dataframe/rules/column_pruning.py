@@ -13,6 +13,8 @@ import operator
 
 from ...core.entity import TileableData
 from ...core.optimizer import Plan, tileable_rule
+from ..blockwise import MapChunks
+from ..indexing import _filter
 from ..io.reader import Reader
 from .usage import input_columns, is_frame
 
@@ -28,6 +30,9 @@ def needed_columns(plan: Plan) -> dict[str, set | None]:
             have = needed.get(inp.key, set())
             needed[inp.key] = None if have is None or need is None else have | need
     return needed
+
+
+_SAFE_READERS = (operator.getitem, _filter)
 
 
 def _kept_columns(node: TileableData, want: set | None) -> list | None:
@@ -47,16 +52,21 @@ def _selection(node: TileableData, columns: list) -> TileableData:
     return map_chunks(operator.getitem, (DataFrame(node), columns), label="md.getitem").data
 
 
-def _in_memory(node: TileableData, roots: set) -> bool:
+def _in_memory(node: TileableData, roots: set, consumers: dict) -> bool:
+    """A frame in memory whose readers all select columns or filter rows: their metadata
+    is exact when inferred again on fewer columns (not so for metadata taken from samples)."""
     return (not node.inputs and not isinstance(node.op, Reader) and is_frame(node)
-            and node.key not in roots and node.meta.columns.is_unique)
+            and node.key not in roots and node.meta.columns.is_unique
+            and all(isinstance(c.op, MapChunks) and c.op.func in _SAFE_READERS
+                    for c in consumers.get(node.key, ())))
 
 
 @tileable_rule(30)
 def prune_columns(plan: Plan) -> Plan:
     readers = [n for n in plan.order if isinstance(n.op, Reader) and is_frame(n) and n.op.can_prune()]
     roots = {r.key for r in plan.roots}
-    sources = [n for n in plan.order if _in_memory(n, roots)]
+    consumers = plan.consumers()
+    sources = [n for n in plan.order if _in_memory(n, roots, consumers)]
     if not readers and not sources:
         return plan
     needed = needed_columns(plan)
