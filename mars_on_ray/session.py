@@ -28,6 +28,7 @@ from .core.tiling import TileContext
 from .core.user import ClientData, Tileable, set_runner
 from .services import ensure_services, get_service
 from .services.registry import ask, reset_handles, supervisor
+from .services import graph_payload
 from .ray_settings import warn_if_missing_in_local_raylet
 from .storage.tuning import WorkerTuning
 
@@ -83,8 +84,9 @@ class Session:
             return
         self._upload_sources(nodes)
         hold = [n.key for n in nodes if n.key not in self._held]
-        task_id = ask("task", "submit", self.session_id, self._graph_of(nodes), hold,
-                      task_options)
+        graph = self._graph_of(nodes)
+        task_id = ask("task", "submit", self.session_id, graph_payload.dumps(graph), hold,
+                      task_options, graph_payload.user_modules(nodes))
         status = self._wait(task_id, nodes, show_progress)
         self.last_task = {"subtasks": status["subtasks_total"], "stages": status["stages"],
                           "seconds": status.get("timings", {}), "paths": status.get("paths", []),

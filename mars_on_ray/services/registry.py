@@ -99,6 +99,11 @@ def ask(name: str, method: str, *args, **kwargs):
             if time.monotonic() > deadline:
                 raise
             time.sleep(0.5)
+        except ray.exceptions.RayTaskError as exc:  # a service's own error: without Ray's frames
+            cause = exc.cause
+            if isinstance(cause, Exception) and not isinstance(cause, ray.exceptions.RayError):
+                raise cause from None
+            raise
 
 
 def supervisor() -> ray.actor.ActorHandle:

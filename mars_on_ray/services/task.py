@@ -13,6 +13,7 @@ from ..config import options, using
 from ..core.entity import ChunkData, TileableData
 from ..core.chunk_sizes import whole_chunks
 from ..core.small_data import peak_bytes, plan_stage, whole_chunks_reason
+from . import graph_payload
 from ..core.graph import FlatGraph, topo_order
 from ..core.optimizer import Plan, abort_all, optimize
 from ..core.tiling import TileContext, ValuesRequest, tile_graph
@@ -101,11 +102,15 @@ class TaskService(Service):
     def __init__(self):
         self._tasks: dict[str, TaskState] = {}
 
-    async def submit(self, session_id: str, graph: FlatGraph, hold: list[str],
-                     client_options: dict | None = None) -> str:
-        """Start running ``graph``; ``hold`` are root keys the client keeps alive afterwards;
-        ``client_options``: the client's ``options``, in force while this task runs."""
+    async def submit(self, session_id: str, graph: FlatGraph | bytes, hold: list[str],
+                     client_options: dict | None = None,
+                     user_modules: dict[str, list[str]] | None = None) -> str:
+        """Start running ``graph`` (or its pickled bytes, graph_payload.py); ``hold`` are
+        root keys the client keeps alive afterwards; ``client_options``: the client's
+        ``options``, in force while this task runs."""
         await self.service("session").check.remote(session_id)
+        if isinstance(graph, bytes):
+            graph = await asyncio.to_thread(graph_payload.loads, graph, user_modules)
         state = TaskState(uuid.uuid4().hex[:16], session_id, graph.roots, hold)
         name = ", ".join(dict.fromkeys(r.op.name for r in graph.roots))
         await self.service("progress").task_started.remote(
