@@ -311,27 +311,102 @@ def _head_candidates(value, sorter: _Sorter, n: int):
     return value[keys >= bound]
 
 
+def _sorted_as_is(value, sorter: _Sorter, reverse: bool = False) -> bool:
+    """Whether a stable sort leaves ``value`` (unique labels) as it is (``reverse``: exactly
+    reversed). A first key out of order answers at once; only data already ordered by it pays
+    for the sort (cheap then)."""
+    if sorter.mode == "values" and sorter.key is None:
+        first = value if isinstance(value, pd.Series) else value[_as_list(sorter.by)[0]]
+        ascending = sorter.ascending if isinstance(sorter.ascending, bool) else sorter.ascending[0]
+        try:
+            known = first.dropna() if isinstance(first, pd.Series) else None
+            if known is not None and not (known.is_monotonic_increasing if ascending != reverse
+                                          else known.is_monotonic_decreasing):
+                return False
+        except TypeError:
+            pass
+    labels = value.index[::-1] if reverse else value.index
+    return sorter.sort(value, kind="stable").index.equals(labels)
+
+
+def _order_summary(value, sorter: _Sorter):
+    """(sorted as is, sorted reversed, first row, last row, rows) of one chunk."""
+    if not len(value):
+        return True, True, None, None, 0
+    return (_sorted_as_is(value, sorter), _sorted_as_is(value, sorter, reverse=True),
+            value.iloc[:1], value.iloc[-1:], len(value))
+
+
+def _whole_sort_keeps_range(summaries, sorter: _Sorter) -> bool:
+    """pandas keeps a RangeIndex through a sort when the sort leaves the rows in place, and in
+    pandas 3 also when it exactly reverses them: decided here from the chunks' summaries."""
+    summaries = [s for s in summaries if s[2] is not None]
+    pairs = [pd.concat([a[3], b[2]]) for a, b in zip(summaries, summaries[1:])]
+    if all(s[0] for s in summaries) and all(_sorted_as_is(p, sorter) for p in pairs):
+        return True
+    return PANDAS3 and all(s[1] for s in summaries) and \
+        all(_sorted_as_is(p, sorter, reverse=True) for p in pairs)
+
+
+def _is_progression(labels) -> bool:
+    steps = np.diff(labels)
+    return len(steps) == 0 or (steps[0] != 0 and bool(np.all(steps == steps[0])))
+
+
+def _selected_keeps_range(res, how: str, n: int, summaries) -> bool:
+    """nlargest / nsmallest of a RangeIndex: pandas 3 takes the picked rows (a RangeIndex when
+    their labels are evenly spaced); pandas 2.2 gives an Index, except that a Series with
+    ``n`` at least its length is sorted (a RangeIndex when the sort leaves it in place)."""
+    if PANDAS3:
+        return _is_progression(res.index.to_numpy())
+    if isinstance(res, pd.Series) and n >= sum(s[4] for s in summaries):
+        return _whole_sort_keeps_range(summaries, _Sorter("values", ascending=how == "nsmallest"))
+    return False
+
+
+def _index_as(res, keeps_range: bool):
+    values = res.index.to_numpy()
+    if keeps_range and not len(values):
+        res.index = pd.RangeIndex(0)
+    elif keeps_range:
+        step = int(values[1] - values[0]) if len(values) > 1 else 1
+        res.index = pd.RangeIndex(int(values[0]), int(values[-1]) + step, step)
+    elif isinstance(res.index, pd.RangeIndex):
+        res.index = pd.Index(values)
+    return res
+
+
 class TopK(Operand):
     """The top ``n`` rows of each chunk, then of those (a tree): ``how`` is ``nlargest``,
     ``nsmallest`` or ``head`` (the first rows of a stable sort by ``sorter``)."""
 
-    _params = ("how", "n", "columns", "keep", "sorter", "ignore_index", "stage", "ranged")
+    _params = ("how", "n", "columns", "keep", "sorter", "ignore_index", "stage", "checks", "ranged")
     ranged = False
     columns = None
     keep = "first"
     sorter = None
     ignore_index = False
     stage = None
+    #: trailing inputs of the final stage that say whether the whole input is already sorted
+    checks = 0
 
     def execute(self, *values):
-        value = _concat(values)
+        if self.stage == "check":
+            sorter = self.sorter or _Sorter("values", ascending=self.how == "nsmallest")
+            return _order_summary(values[0], sorter)
+        summaries = values[len(values) - self.checks:]
+        value = _concat(values[:len(values) - self.checks])
         if self.stage == "map" and self.how != "head":  # candidates kept in their original order
             picked = self._top(value.reset_index(drop=True)).index.to_numpy()
             return value.iloc[np.sort(picked)]
         res = self._top(value)
         if self.ignore_index:
             return res.reset_index(drop=True)
-        return _as_range(res, self.ranged) if self.how == "head" else res
+        if self.stage == "final" and self.how == "head" and self.checks:
+            return _index_as(res, _whole_sort_keeps_range(summaries, self.sorter))
+        if self.stage == "final" and self.ranged:
+            return _index_as(res, _selected_keeps_range(res, self.how, self.n, summaries))
+        return res
 
     def _top(self, value):
         if self.how == "head":
@@ -352,12 +427,15 @@ class TopK(Operand):
                      for i, c in enumerate(chunks)]
             stage = "final"
         k = max(2, options.combine_size)
-        if stage == "final":
-            self = self.new(ranged=_ranged(out.inputs[0]))
+        checks = []
+        ranged = stage == "final" and not self.ignore_index and _ranged(out.inputs[0])
+        if ranged and (self.how == "head" or (not PANDAS3 and isinstance(meta, pd.Series))):
+            checks = [ChunkData(self.new(stage="check"), [c], (), None, (i,)) for i, c in enumerate(chunks)]
         while len(level) > k:
             level = [ChunkData(self.new(stage="map"), level[i:i + k], chunk_shape(meta, math.nan), meta,
                                _idx(meta, j)) for j, i in enumerate(range(0, len(level), k))]
-        final = ChunkData(self.new(stage=stage), level, chunk_shape(meta, out.shape[0]), meta, _idx(meta, 0))
+        final = ChunkData(self.new(stage=stage, checks=len(checks), ranged=ranged), level + checks,
+                          chunk_shape(meta, out.shape[0]), meta, _idx(meta, 0))
         return rows_grid([final], meta)
 
     def rebuild(self, node, inputs):
