@@ -193,8 +193,64 @@ def test_concat_columns(frames):
     assert_eq(md.concat({"x": ml, "y": md.DataFrame(left + 1, chunk_size=4)}, axis=1),
               pd.concat({"x": left, "y": left + 1}, axis=1))
     assert_eq(md.concat([ml, ml[["b"]]], axis=1, join="inner"), pd.concat([left, left[["b"]]], axis=1, join="inner"))
-    with pytest.raises(NotImplementedError):
-        md.concat([ml, md.DataFrame(right)], axis=1)
+    assert_eq(md.concat([ml, ml["a"]], axis=1, ignore_index=True),
+              pd.concat([left, left["a"]], axis=1, ignore_index=True))
+
+
+@pytest.mark.parametrize("join", ["outer", "inner"])
+@pytest.mark.parametrize("sort", [False, True])
+@pytest.mark.parametrize("kw", [{}, {"keys": ["p", "q", "r"]}, {"ignore_index": True},
+                                {"keys": ["p", "q", "r"], "names": ["src"]}])
+def test_concat_columns_of_differently_indexed_objects_is_pandas(frames, series, join, sort, kw):
+    """pandas reindexes every object to the union (first appearance order) or intersection
+    of the indexes; this was a NotImplementedError."""
+    left, right = frames
+    a, _ = series
+    objs = [left, right, a.rename("s")]
+    lazy = [md.DataFrame(left, chunk_size=5), md.DataFrame(right, chunk_size=4), md.Series(a.rename("s"), chunk_size=6)]
+    assert_eq(md.concat(lazy, axis=1, join=join, sort=sort, **kw),
+              pd.concat(objs, axis=1, join=join, sort=sort, **kw))
+
+
+def test_concat_columns_of_aggregations_known_to_differ_only_when_run():
+    """Two groupby results: whether their indexes are equal is known only from the data."""
+    rng = np.random.default_rng(0)
+    df = pd.DataFrame({"k": rng.integers(0, 30, 200), "v": rng.random(200)})
+    m = md.DataFrame(df, chunk_size=33)
+    assert_eq(md.concat([m.groupby("k").v.sum(), m[m.v > 0.5].groupby("k").v.count().rename("n")], axis=1),
+              pd.concat([df.groupby("k").v.sum(), df[df.v > 0.5].groupby("k").v.count().rename("n")], axis=1))
+    same = md.concat([m.groupby("k").v.sum(), m.groupby("k").v.max().rename("top")], axis=1)
+    assert_eq(same, pd.concat([df.groupby("k").v.sum(), df.groupby("k").v.max().rename("top")], axis=1))
+
+
+def test_concat_columns_with_missing_and_text_labels_is_pandas():
+    x = pd.Series([1.0, 2, 3], index=["p", np.nan, "q"], name="x")
+    y = pd.Series([7.0, 8], index=[np.nan, "r"], name="y")
+    assert_eq(md.concat([md.Series(x, chunk_size=2), md.Series(y)], axis=1), pd.concat([x, y], axis=1))
+
+
+def test_reindex_and_concat_of_repeated_labels_raise_value_error_as_pandas():
+    """These gave a row per repeat silently; pandas refuses to reindex repeated labels."""
+    d = pd.Series([1, 2, 3], index=[1, 1, 2])
+    e = pd.Series([1], index=[5])
+    with pytest.raises(ValueError, match="duplicate labels"):
+        md.concat([md.Series(d), md.Series(e)], axis=1)  # known when the graph is built
+    with pytest.raises(ValueError, match="duplicate labels"):
+        md.Series(d, chunk_size=2).reindex([1, 2])
+    with pytest.raises(ValueError, match="duplicate labels"):
+        _run(md.concat([md.Series(d, chunk_size=2) * 2, md.Series(e) * 1], axis=1))  # known when run
+    with pytest.raises(ValueError, match="duplicate labels"):
+        _run((md.Series(d, chunk_size=2) * 2).reindex([1, 2]))
+    assert_eq(md.Series(d, chunk_size=2).reindex([1, 1, 2]), d.reindex([1, 1, 2]))  # nothing to do
+
+
+def test_concat_series_with_frames_along_rows_is_pandas(frames):
+    """A Series is a column named by it (0 without a name); this was a NotImplementedError."""
+    left, _ = frames
+    s, s0 = pd.Series([3.0, 4], name="b"), pd.Series([5, 6])
+    ml = md.DataFrame(left, chunk_size=5)
+    assert_eq(md.concat([ml, md.Series(s)]), pd.concat([left, s]))
+    assert_eq(md.concat([md.Series(s0), ml], ignore_index=True), pd.concat([s0, left], ignore_index=True))
 
 
 def test_concat_bad_input():

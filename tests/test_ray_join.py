@@ -51,3 +51,6 @@ def test_alignment_and_concat_on_ray(session):
     ml, mr = md.DataFrame(left, chunk_size=90), md.DataFrame(right, chunk_size=40)
     assert_eq(md.concat([ml, mr], ignore_index=True), pd.concat([left, right], ignore_index=True))
     assert_eq(md.concat([ml, ml["a"] * 2], axis=1), pd.concat([left, left["a"] * 2], axis=1))
+    mlk, mrk = md.DataFrame(left, chunk_size=90), md.DataFrame(right, chunk_size=40)
+    got = md.concat([mlk.groupby("k")["a"].sum(), mrk.groupby("k")["b"].max()], axis=1, sort=True)
+    assert_eq(got, pd.concat([left.groupby("k")["a"].sum(), right.groupby("k")["b"].max()], axis=1, sort=True))

@@ -243,6 +243,7 @@ def _index_frame(index):
 
 
 def _reindex_rows(obj, labels, fill_value):
+    from .concat_columns import unique_labels_guard
     from .datasource import from_pandas
     from .merge import merge
 
@@ -257,8 +258,12 @@ def _reindex_rows(obj, labels, fill_value):
         lab = from_pandas(_index_frame(labels))
         sample = labels[:0]
     meta.reindex(sample)  # pandas' errors
+    known = _client_index(obj.data)
+    if known is not None and not isinstance(labels, Index) and known.equals(labels) \
+            and known.dtype == labels.dtype and labels.name in (None, known.name):
+        return obj  # pandas' shortcut: nothing to reindex, repeated labels allowed
     right = map_chunks(_positional, (obj, "r"), label="md.reindex")
-    m = merge(lab, right, how="left", left_on="__mars_label__", right_index=True)
+    m = unique_labels_guard(merge(lab, right, how="left", left_on="__mars_label__", right_index=True), [obj])
     want = promoted(meta, fill_value)
     return map_chunks(_reindexed, (m, want, name, fill_value), meta=want, label="md.reindex")
 
@@ -344,11 +349,12 @@ class ConcatRows(Operand):
         return rows_grid(chunks, meta)
 
 
-def _concat_columns(*objs, join, keys, names, sort):
+def _concat_columns(*objs, join, keys, names, sort, ignore_index):
     first = objs[0].index
     if any(not o.index.equals(first) for o in objs[1:]):
-        raise NotImplementedError("concat(axis=1) of differently indexed objects is not supported yet")
-    return pd.concat(list(objs), axis=1, join=join, keys=keys, names=names, sort=sort)
+        raise AssertionError("concat(axis=1) of blocks whose indexes differ")
+    return pd.concat(list(objs), axis=1, join=join, keys=keys, names=names, sort=sort,
+                     ignore_index=ignore_index)
 
 
 def _lazy_objs(objs, keys):
@@ -384,15 +390,19 @@ def concat(objs, axis=0, join="outer", ignore_index=False, keys=None, levels=Non
     kwargs = dict(join=join, ignore_index=ignore_index, keys=keys, names=names, sort=sort)
     meta = pd.concat(metas, axis=axis, **kwargs)  # pandas' errors
     if axis in (1, "columns"):
-        if any(index_relation(objs[0], o) == "differ" for o in objs[1:]):
-            raise NotImplementedError("concat(axis=1) of differently indexed objects is not supported yet")
-        if ignore_index:
-            raise NotImplementedError("concat(axis=1, ignore_index=True) is not supported yet")
-        return map_chunks(_concat_columns, tuple(objs), dict(join=join, keys=keys, names=names, sort=sort),
+        relations = {index_relation(objs[0], o) for o in objs[1:]}
+        if relations - {"same"}:
+            from .concat_columns import concat_columns_by_label
+
+            return concat_columns_by_label(objs, join, keys, names, sort, ignore_index, meta,
+                                           check="differ" not in relations)
+        return map_chunks(_concat_columns, tuple(objs), dict(join=join, keys=keys, names=names, sort=sort,
+                                                             ignore_index=ignore_index),
                           label="md.concat", meta=meta)
-    kinds = {type(m) for m in metas}
-    if len(kinds) > 1:
-        raise NotImplementedError("concatenating Series with DataFrames along rows is not supported yet")
+    if len({type(m) for m in metas}) > 1:  # a Series is a column named by it (or 0)
+        objs = [o.to_frame(name=0 if o.name is None else o.name) if isinstance(o, Series) else o
+                for o in objs]
+        metas = [o.data.meta for o in objs]
     meta = pd.concat([sample_of(m) for m in metas], **kwargs).iloc[:0]
     nrows = sum(o.shape[0] for o in objs)
     op = ConcatRows(keys=None if keys is None else tuple(keys), names=names,
