@@ -235,9 +235,24 @@ def test_merge_categorical_and_datetime_keys(strategy):
 
 
 @pytest.mark.skipif(not PANDAS3, reason="anti joins are new in pandas 3")
-def test_anti_joins_are_not_supported():
+@pytest.mark.parametrize("how", ["left_anti", "right_anti"])
+def test_anti_joins_are_pandas_rows_labels_and_dtypes(strategy, how):
+    """The unmatched rows of a left (right) join, labelled by their position in it; this was
+    a NotImplementedError."""
+    left, right = _frames(41, 29, seed=3)
+    ml, mr = md.DataFrame(left, chunk_size=6), md.DataFrame(right, chunk_size=7)
+    for kw in ({"on": "k"}, {"on": ["k", "k2"]}, {"on": "k", "sort": True}, {"on": "k", "indicator": True},
+               {"left_on": "k", "right_on": "k", "suffixes": ("_l", "_r")}):
+        assert_eq(ml.merge(mr, how=how, **kw), left.merge(right, how=how, **kw))
+    indexed = right.set_index("k")[["b"]]
+    assert_eq(ml.merge(md.DataFrame(indexed, chunk_size=5), left_on="k", right_index=True, how=how),
+              left.merge(indexed, left_on="k", right_index=True, how=how))
+
+
+@pytest.mark.skipif(PANDAS3, reason="pandas 2.2 has no anti joins")
+def test_anti_joins_under_pandas22_raise_a_clear_error():
     left, right = _frames(10, 10)
-    with pytest.raises(NotImplementedError):
+    with pytest.raises(ValueError):
         md.DataFrame(left).merge(md.DataFrame(right), on="k", how="left_anti")
 
 

@@ -4,6 +4,7 @@ import pandas as pd
 
 import mars_on_ray.dataframe as md
 from mars_on_ray.config import options
+from mars_on_ray.dataframe.positional import PANDAS3
 from mars_on_ray.testing import assert_eq
 
 
@@ -28,6 +29,8 @@ def test_merge_strategies_on_ray(session):
         options.merge_broadcast_bytes = old
     assert_eq(ml.merge(mr, on="k", how="outer"), left.merge(right, on="k", how="outer"))
     assert_eq(ml.merge(mr, on="k", sort=True), left.merge(right, on="k", sort=True))
+    if PANDAS3:  # anti joins are new in pandas 3
+        assert_eq(ml.merge(mr, on="k", how="left_anti"), left.merge(right, on="k", how="left_anti"))
     lk, rk = left.set_index("k"), right.set_index("k")[["b"]]
     assert_eq(md.DataFrame(lk, chunk_size=70).join(md.DataFrame(rk, chunk_size=30), how="inner"),
               lk.join(rk, how="inner"))

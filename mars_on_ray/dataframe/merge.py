@@ -532,8 +532,8 @@ def merge(left, right, how="inner", on=None, left_on=None, right_on=None, left_i
                   validate=validate)
     lmeta, rmeta = left.data.meta, right.data.meta
     meta = _result_meta(lmeta, rmeta, kwargs)
-    if how in ("left_anti", "right_anti"):  # pandas labels the rows by left-join position
-        raise NotImplementedError(f"how={how!r} is not supported yet")
+    if how in ("left_anti", "right_anti"):
+        return _anti_join(left, right, kwargs)
     lkeys, rkeys = _key_specs(lmeta, rmeta, on, left_on, right_on, left_index, right_index, how)
     casts = tuple(_common_dtype(a.dtype, b.dtype)
                   for a, b in zip(_key_values(lmeta, lkeys), _key_values(rmeta, rkeys))) \
@@ -545,6 +545,17 @@ def merge(left, right, how="inner", on=None, left_on=None, right_on=None, left_i
     op = Merge(kwargs=kwargs, lkeys=lkeys, rkeys=rkeys, casts=casts, broadcast_ok=broadcast_ok,
                reset=not (left_index or right_index), label="md.merge")
     return new_frame(op, [left, right], math.nan, meta)
+
+
+def _anti_join(left, right, kwargs):
+    """pandas' ``left_anti`` / ``right_anti``: the rows of a left (right) join that found no
+    match, labelled by their position in that join."""
+    side = "left" if kwargs["how"] == "left_anti" else "right"
+    flag = kwargs["indicator"] if isinstance(kwargs["indicator"], str) else "_merge"
+    column = flag if kwargs["indicator"] else "__mars_anti__"
+    joined = merge(left, right, **dict(kwargs, how=side, indicator=column))
+    kept = joined[joined[column] == f"{side}_only"]
+    return kept if kwargs["indicator"] else kept.drop(columns=[column])
 
 
 @methods(DataFrame, name="merge")
