@@ -266,3 +266,21 @@ def test_relabelled_rows_are_aligned_by_label():
     s = pd.Series(np.arange(10.0), index=pd.date_range("2020-01-01", periods=10))
     m = md.Series(s, chunk_size=3)
     assert_eq(m + m.shift(2, freq="D"), s + s.shift(2, freq="D"))
+
+
+def test_concat_verify_integrity_raises_pandas_value_error(frames):
+    """Overlapping row labels (known when built, or only when run) and repeated columns;
+    verify_integrity=True was a NotImplementedError."""
+    left, right = frames
+    ml, mr = md.DataFrame(left, chunk_size=5), md.DataFrame(right, chunk_size=4)
+    extra = pd.DataFrame({"a": [1.0]}, index=[99])
+    assert_eq(md.concat([ml, md.DataFrame(extra)], verify_integrity=True),
+              pd.concat([left, extra], verify_integrity=True))
+    with pytest.raises(ValueError, match="overlapping values"):
+        _run(md.concat([ml, mr], verify_integrity=True))
+    with pytest.raises(ValueError, match="overlapping values"):
+        _run(md.concat([ml * 1, mr * 1], verify_integrity=True))
+    with pytest.raises(ValueError, match="overlapping values"):
+        md.concat([ml, ml], axis=1, verify_integrity=True)
+    with pytest.raises(NotImplementedError):
+        md.concat([ml, mr], levels=[["x"]])

@@ -276,3 +276,37 @@ def test_readers_under_a_merge_read_only_the_columns_used(tmp_path):
     readers = mr.explain(out, show=False).nodes("md.read_parquet")
     assert sorted(sorted(r.op.columns) for r in readers) == [["a", "k", "s"], ["k", "s"]]
     assert_eq(out, left.merge(right, on="k", how="left")[["a", "s_y"]])
+
+
+@pytest.mark.parametrize("how", ["left", "right", "outer", "inner"])
+@pytest.mark.parametrize("sort", [False, True])
+def test_join_a_list_of_frames_is_pandas(how, sort):
+    """Unique indexes: pandas concatenates the columns (its rules differ between 2.2 and 3);
+    a repeated label: a chain of merges. This was a NotImplementedError."""
+    rs = np.random.RandomState(0)
+    a = pd.DataFrame({"a": rs.rand(12)}, index=rs.permutation(12))
+    b = pd.DataFrame({"b": rs.randint(0, 5, 9)}, index=rs.permutation(9) + 5)
+    c = pd.DataFrame({"c": list("pqrstu")}, index=[0, 3, 30, 6, 2, 40])
+    ma, mb, mc = (md.DataFrame(f, chunk_size=k) for f, k in ((a, 5), (b, 4), (c, 4)))
+    try:
+        expected = a.join([b, c], how=how, sort=sort)
+    except ValueError:  # pandas 2.2 with how="right"
+        with pytest.raises(ValueError):
+            ma.join([mb, mc], how=how, sort=sort)
+        return
+    assert_eq(ma.join([mb, mc], how=how, sort=sort), expected)
+    assert_eq((ma * 2).join([mb + 1, mc], how=how, sort=sort), (a * 2).join([b + 1, c], how=how, sort=sort))
+    repeated = pd.DataFrame({"d": [1, 2, 3]}, index=[3, 3, 4])
+    assert_eq(ma.join([mb, md.DataFrame(repeated, chunk_size=2)], how=how, sort=sort),
+              a.join([b, repeated], how=how, sort=sort))
+
+
+def test_join_a_list_bad_input_raises_pandas_errors():
+    a = pd.DataFrame({"a": [1, 2]})
+    ma = md.DataFrame(a)
+    with pytest.raises(ValueError):
+        ma.join([ma.rename(columns={"a": "b"})], on="a")
+    with pytest.raises(ValueError):
+        ma.join([ma.rename(columns={"a": "b"})], lsuffix="_l")
+    with pytest.raises(ValueError, match="overlapping"):
+        ma.join([ma])  # the same column twice

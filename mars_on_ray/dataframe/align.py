@@ -384,11 +384,16 @@ def concat(objs, axis=0, join="outer", ignore_index=False, keys=None, levels=Non
         raise TypeError("first argument must be an iterable of pandas objects, you passed an "
                         f"object of type \"{type(objs).__name__}\"")
     objs, keys = _lazy_objs(objs, keys)
-    if levels is not None or verify_integrity:
-        raise NotImplementedError("concat with levels= or verify_integrity=True is not supported yet")
+    if levels is not None:
+        raise NotImplementedError("concat with levels= is not supported yet")
     metas = [o.data.meta for o in objs]
     kwargs = dict(join=join, ignore_index=ignore_index, keys=keys, names=names, sort=sort)
-    meta = pd.concat(metas, axis=axis, **kwargs)  # pandas' errors
+    meta = pd.concat(metas, axis=axis, verify_integrity=verify_integrity, **kwargs)  # pandas' errors
+    if verify_integrity and axis in (0, "index") and not ignore_index:
+        from .concat_columns import unique_labels_guard
+
+        res = concat(objs, axis=0, join=join, ignore_index=False, keys=keys, names=names, sort=sort)
+        return unique_labels_guard(res, [res], "Indexes have overlapping values: {repeated}", "md.concat")
     if axis in (1, "columns"):
         relations = {index_relation(objs[0], o) for o in objs[1:]}
         if relations - {"same"}:

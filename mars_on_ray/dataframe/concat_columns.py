@@ -28,31 +28,38 @@ def _labels(obj) -> pd.DataFrame:
 
 class UniqueLabelsGuard(Operand):
     """Its first input unchanged, once the labels of the second are known to be unique
-    (the third input counts the distinct ones): pandas' ValueError otherwise."""
+    (the third input counts the distinct ones); otherwise ValueError(``message``), where
+    ``{repeated}`` names the repeated labels."""
 
-    _params = ()
+    _params = ("message",)
+    message = _DUPLICATES
 
     def tile(self, ctx, out):
         result, obj, distinct = out.inputs
         tiled = yield from ctx.known(obj)
         (count,) = yield from ctx.values([ctx[distinct].chunks[()]])
         if count < sum(tiled.nsplits[0]):
-            raise ValueError(_DUPLICATES)
+            repeated = ""
+            if "{repeated}" in self.message:  # the few repeated labels, as pandas names them
+                index = pd.concat((yield from ctx.values(list(tiled.flat)))).index
+                repeated = index[index.duplicated()].unique()
+            raise ValueError(self.message.format(repeated=repeated))
         return ctx[result]
 
 
-def unique_labels_guard(result, objs):
-    """``result`` (computed from reindexing ``objs``), failing as pandas does when one of
-    them repeats a label: at once when its index is known now, else before ``result`` runs."""
+def unique_labels_guard(result, objs, message: str = _DUPLICATES, label: str = "md.reindex"):
+    """``result`` (computed from ``objs``), failing with ValueError(``message``) as pandas does
+    when one of them repeats a label: at once when its index is known now, else before
+    ``result`` runs."""
     for obj in objs:
         known = _client_index(obj.data)
         if known is not None:
             if not known.is_unique:
-                raise ValueError(_DUPLICATES)
+                raise ValueError(message.format(repeated=known[known.duplicated()].unique()))
             continue
-        labels = map_chunks(_labels, (obj,), label="md.reindex", meta=_labels(obj.data.meta))
+        labels = map_chunks(_labels, (obj,), label=label, meta=_labels(obj.data.meta))
         distinct = labels[_LABEL].nunique(dropna=False)
-        result = new_frame(UniqueLabelsGuard(label="md.reindex"), [result, obj, distinct],
+        result = new_frame(UniqueLabelsGuard(message=message, label=label), [result, obj, distinct],
                            result.shape[0], result.data.meta)
     return result
 

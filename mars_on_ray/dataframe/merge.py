@@ -27,6 +27,7 @@ from ..core.entity import ChunkData
 from ..core.operand import Operand
 from ..core.shuffle import pick_boundaries, range_codes, sample_keys, split_by_codes
 from ..core.small_data import chunk_nbytes
+from .positional import PANDAS3
 from .blockwise import chunk_shape, map_chunks, row_chunks, rows_grid, sample_of, whole_chunk
 from .core import DataFrame, Series, methods, new_frame
 from .rules.usage import uses
@@ -573,9 +574,34 @@ def join(self, other, on=None, how="left", lsuffix="", rsuffix="", sort=False, v
          *, suffixes=None):
     """Join columns of another frame (or a named Series) on the index or on key columns."""
     if isinstance(other, (list, tuple)):
-        raise NotImplementedError("joining a list of frames is not supported yet")
+        return _join_list(self, list(other), on, how, lsuffix, rsuffix, sort, validate)
     suffixes = (lsuffix, rsuffix) if suffixes is None else suffixes
     if how == "cross":
         return merge(self, other, how="cross", on=on, suffixes=suffixes, sort=sort, validate=validate)
     return merge(self, other, left_on=on, how=how, left_index=on is None, right_index=True,
                  suffixes=suffixes, sort=sort, validate=validate)
+
+
+def _join_list(self, others, on, how, lsuffix, rsuffix, sort, validate):
+    """pandas' join of several frames: a concat of their columns when every index is unique
+    (indexes known only when run are taken to be; a repeated label then raises ValueError),
+    else a chain of merges on the indexes."""
+    from .align import _client_index, concat, reindex
+
+    if on is not None:
+        raise ValueError("Joining multiple DataFrames only supported for joining on index")
+    if rsuffix or lsuffix:
+        raise ValueError("Suffixes not supported when joining multiple DataFrames")
+    frames = [self] + [_lazy_frame(o) for o in others]
+    known = [_client_index(f.data) for f in frames]
+    if any(k is not None and not k.is_unique for k in known):
+        joined = frames[0]
+        for frame in frames[1:]:
+            joined = merge(joined, frame, how=how, left_index=True, right_index=True, validate=validate,
+                           sort=sort if PANDAS3 else False)
+        return joined
+    if how == "left" or (PANDAS3 and how == "right"):  # pandas 2.2 refuses how="right" in concat
+        res = concat(frames, axis=1, join="outer", verify_integrity=True, sort=sort)
+        index = (self if how == "left" else frames[-1]).index
+        return reindex(res, index.sort_values() if sort and PANDAS3 else index)
+    return concat(frames, axis=1, join=how, verify_integrity=True, sort=sort or (PANDAS3 and how == "outer"))
