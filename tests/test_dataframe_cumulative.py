@@ -193,8 +193,6 @@ def test_shift_axis_1_and_freq(df):
         d.tshift(1)
     with pytest.raises(ValueError):
         d.shift(1, freq="D", fill_value=0)
-    with pytest.raises(NotImplementedError):
-        d.shift([1, 2])
     with pytest.raises(TypeError):
         m.shift(1.5)
     with pytest.raises(ValueError):
@@ -213,3 +211,33 @@ def test_all_missing_and_empty():
     assert_eq(e.cumsum(), empty.cumsum())
     assert_eq(e.ffill(), empty.ffill())
     assert_eq(e.shift(2), empty.shift(2))
+
+
+@pytest.mark.parametrize("kw", [dict(periods=[1, -2]), dict(periods=[0, 3], suffix="_s"),
+                                dict(periods=[1, 2], fill_value=0), dict(periods=[4])])
+def test_shift_by_a_list_of_periods_is_pandas(df, kw):
+    """One column per column and period, suffixed as pandas does (its Series drop ``suffix``
+    in 2.2); this was a NotImplementedError."""
+    m = md.DataFrame(df, chunk_size=7)
+    assert_eq(m[NUM].shift(**kw), df[NUM].shift(**kw))
+    assert_eq(m["a"].shift(**kw), df["a"].shift(**kw))
+    assert_eq(m[m["a"] > 0][NUM].shift(**kw), df[df["a"] > 0][NUM].shift(**kw))  # unknown extents
+
+
+def test_shift_by_a_list_of_periods_with_freq_is_pandas_but_for_the_index_freq():
+    """Shifts by ``freq`` relabel the rows, so the parts are combined by label; the combined
+    DatetimeIndex has no ``freq`` (pandas infers one from the union): a known difference."""
+    dated = pd.DataFrame({"a": np.arange(11.0)}, index=pd.date_range("2020-01-01", periods=11))
+    expected = dated.shift([1, 2], freq="D")
+    expected.index.freq = None
+    assert_eq(md.DataFrame(dated, chunk_size=4).shift([1, 2], freq="D"), expected)
+
+
+def test_shift_by_a_list_of_periods_bad_input_raises_pandas_errors(df):
+    m = md.DataFrame(df, chunk_size=7)
+    for kw, exc in ((dict(periods=[]), ValueError), (dict(periods=[1, 2], axis=1), ValueError),
+                    (dict(periods=[1.5]), TypeError)):
+        with pytest.raises(exc):
+            df.shift(**kw)
+        with pytest.raises(exc):
+            m.shift(**kw)

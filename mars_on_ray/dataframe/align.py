@@ -36,8 +36,9 @@ _RELABELS = ("_shift_index", "_index_of")
 
 def _index_root(node):
     """The node whose index ``node`` has row for row (following row-preserving operations)."""
-    while (node.inputs and row_behaviour(node) == "same"
-           and getattr(getattr(node.op, "func", None), "__name__", "") not in _RELABELS):
+    while node.inputs and (getattr(node.op, "keeps_index", False) or (
+            row_behaviour(node) == "same"
+            and getattr(getattr(node.op, "func", None), "__name__", "") not in _RELABELS)):
         node = node.inputs[0]
     return node
 

@@ -208,10 +208,11 @@ uses(_shift_index, rows="same")(same_as_output)
 
 
 @methods(DataFrame, Series)
-def shift(obj, periods=1, freq=None, axis=0, fill_value=None):
-    """Move the data ``periods`` rows down (up when negative), or the index by ``freq``."""
+def shift(obj, periods=1, freq=None, axis=0, fill_value=None, suffix=None):
+    """Move the data ``periods`` rows down (up when negative), or the index by ``freq``; a
+    list of periods gives a frame of the shifted columns, each suffixed by its period."""
     if not isinstance(periods, int) and pd.api.types.is_list_like(periods):
-        raise NotImplementedError("shift with a list of periods is not supported")
+        return _shifts(obj, list(periods), freq, axis, fill_value, suffix)
     periods = operator.index(periods)
     axis = _axis(obj, axis)
     if freq is not None:
@@ -229,6 +230,33 @@ def shift(obj, periods=1, freq=None, axis=0, fill_value=None):
         return map_chunks(_method, (obj, "shift", kwargs), label="md.shift",
                           meta=_meta_of(obj, _method, "shift", kwargs))
     return _shifted(obj, _shift_rows, (periods, fill_value), periods, "md.shift")
+
+
+def _shifts(obj, periods, freq, axis, fill_value, suffix):
+    from .align import concat
+
+    if not periods:
+        raise ValueError("If `periods` is an iterable, it cannot be empty.")
+    if axis in (1, "columns"):
+        raise ValueError("If `periods` contains multiple shifts, `axis` cannot be 1.")
+    for p in periods:
+        if not isinstance(p, int):
+            raise TypeError(f"Periods must be integer, but {p} is {type(p)}.")
+    if isinstance(obj, Series) and not PANDAS3:  # pandas 2.2 drops a Series' suffix
+        suffix = None
+    frame = obj.to_frame() if isinstance(obj, Series) else obj
+    parts = []
+    for p in periods:
+        text = f"{suffix}_{p}" if suffix else f"_{p}"
+        if freq is None and axis in (0, "index"):  # keeps the index: the parts line up by chunk
+            parts.append(_shifted(frame, _shift_rows_suffixed, (p, fill_value, text), p, "md.shift"))
+        else:
+            parts.append(shift(frame, p, freq=freq, axis=axis, fill_value=fill_value).add_suffix(text))
+    return concat(parts, axis=1)
+
+
+def _shift_rows_suffixed(values, periods, fill_value, suffix):
+    return _shift_rows(values, periods, fill_value).add_suffix(suffix)
 
 
 @methods(DataFrame, Series)

@@ -41,6 +41,8 @@ class Neighbours(Operand):
 
     _params = ("kernel", "before", "after", "n_prev", "n_next")
     n_prev = n_next = 0
+    #: the result has its input's index (align.py lines such results up chunk by chunk)
+    keeps_index = True
 
     def execute(self, *values):
         prev, chunk = values[:self.n_prev], values[self.n_prev]
