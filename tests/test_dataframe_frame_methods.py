@@ -5,6 +5,8 @@ to_tensor, the top-level isna family and constructors.
 Chunk sizes do not divide the data (7 rows of 41); frames after a filter have unknown chunk
 extents; indexes are not the default and hold duplicates where it matters.
 """
+import warnings
+
 import numpy as np
 import pandas as pd
 import pytest
@@ -283,6 +285,23 @@ def test_set_index_arrays(m, df):
         m.set_index("zz")
     with pytest.raises(ValueError, match="Length"):
         _value(m.set_index(np.arange(3)))
+
+
+def test_set_index_verify_integrity_raises_pandas_value_error_for_repeated_keys():
+    """verify_integrity=True was a NotImplementedError; pandas names the repeated keys."""
+    df = pd.DataFrame({"a": [1, 1, 2, 3, 3, 4, 5], "k": list("pqrstuv"), "b": range(7)})
+    m = md.DataFrame(df, chunk_size=3)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # pandas 3 deprecates the keyword
+        with pytest.raises(ValueError) as expected:
+            df.set_index("a", verify_integrity=True)
+        with pytest.raises(ValueError) as got:
+            _value(m.set_index("a", verify_integrity=True))
+        assert str(got.value) == str(expected.value)
+        with pytest.raises(ValueError, match="duplicate keys"):
+            _value(m.set_index(["a", "a"], verify_integrity=True))
+        assert_eq(m.set_index("k", verify_integrity=True), df.set_index("k", verify_integrity=True))
+        assert_eq(m.set_index(["a", "k"], verify_integrity=True), df.set_index(["a", "k"], verify_integrity=True))
 
 
 def test_set_index_inplace(m, df):

@@ -23,7 +23,9 @@ _DUPLICATES = "cannot reindex on an axis with duplicate labels"
 
 
 def _labels(obj) -> pd.DataFrame:
-    return pd.DataFrame({_LABEL: obj.index.array}, index=pd.RangeIndex(len(obj)))
+    index = obj.index
+    labels = index.to_flat_index() if isinstance(index, pd.MultiIndex) else index.array
+    return pd.DataFrame({_LABEL: labels}, index=pd.RangeIndex(len(obj)))
 
 
 class UniqueLabelsGuard(Operand):

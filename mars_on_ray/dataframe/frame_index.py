@@ -140,8 +140,6 @@ def _lazy_key(key):
 def set_index(obj, keys, *, drop=True, append=False, inplace=False, verify_integrity=False):
     """Columns (labels) and / or arrays (Series, Index, tensors, arrays; by position) as the
     index."""
-    if verify_integrity:
-        raise NotImplementedError("set_index(verify_integrity=True) is not supported")
     keys = list(keys) if isinstance(keys, list) else [keys]
     meta = obj.data.meta
     lazy, template, samples = [], [], []
@@ -160,6 +158,10 @@ def set_index(obj, keys, *, drop=True, append=False, inplace=False, verify_integ
         result = positional_map(_set_index, args, out_meta, label="md.set_index")
     else:
         result = map_chunks(_set_index, args, label="md.set_index", meta=out_meta)
+    if verify_integrity:
+        from .concat_columns import unique_labels_guard
+
+        result = unique_labels_guard(result, [result], "Index has duplicate keys: {repeated}", "md.set_index")
     return inplace_result(obj, result, inplace)
 
 
