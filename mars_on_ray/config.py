@@ -30,6 +30,9 @@ class Options:
     #: merge: a side of at most this many bytes goes whole to every chunk of the other side
     #: (no shuffle); larger sides are hash-partitioned on the keys
     merge_broadcast_bytes: int = 32 * 1024**2
+    #: shuffles: up to this many mapper-to-reducer pieces are exchanged directly, more in two
+    #: rounds of about 2 * mappers * sqrt(reducers) pieces (core/exchange.py)
+    shuffle_direct_pieces: int = 64 * 64
     #: URL (or path) under which subtask outputs are persisted and from which a re-run loads
     #: them (storage/checkpoint.py); set per execution by ``execute(checkpoint=...)``
     checkpoint: str | None = None

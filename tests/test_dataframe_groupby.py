@@ -34,7 +34,7 @@ def _uses_shuffle(obj) -> bool:
     seen, stack = set(), list(tiled.flat)
     while stack:
         c = stack.pop()
-        if isinstance(c.op, ShuffleMap):
+        if isinstance(getattr(c.op, "inner", c.op), ShuffleMap):  # core/exchange.Packed wraps mappers
             return True
         for i in c.inputs:
             if i.key not in seen:

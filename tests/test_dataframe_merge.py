@@ -41,7 +41,7 @@ def _uses(obj, op_type) -> bool:
     seen, stack = set(), list(tiled.flat)
     while stack:
         c = stack.pop()
-        if isinstance(c.op, op_type):
+        if isinstance(getattr(c.op, "inner", c.op), op_type):  # core/exchange.Packed wraps mappers
             return True
         for i in c.inputs:
             if i.key not in seen:

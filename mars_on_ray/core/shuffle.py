@@ -1,6 +1,8 @@
 """Partitioning for shuffles: by a stable hash (pandas' fixed-key hashing) or by key ranges."""
 from __future__ import annotations
 
+from contextvars import ContextVar
+
 import numpy as np
 import pandas as pd
 
@@ -23,19 +25,43 @@ def hash_partition(obj: pd.DataFrame | pd.Series, n: int, on=None) -> tuple:
     return split_by_codes(obj, partition_codes(keys, n), n)
 
 
-def split_by_codes(obj: pd.DataFrame | pd.Series, codes: np.ndarray, n: int) -> tuple:
-    """``n`` pieces of ``obj``: piece j holds the rows whose code is j, in their order."""
+#: set by core/exchange.Packed while its mapper runs: pieces go out in groups of this many
+packing: ContextVar[int | None] = ContextVar("mars_on_ray_shuffle_packing", default=None)
+
+
+class Pack(tuple):
+    """The rows of a mapper for a group of consecutive reducers: ``(rows, counts)``, the rows
+    in reducer order, ``counts[k]`` of them for the group's k-th reducer."""
+
+
+def rows_at(obj, positions):
+    """Rows of a frame, Series or Index by position (an array or a slice)."""
+    return obj[positions] if isinstance(obj, pd.Index) else obj.iloc[positions]
+
+
+def split_by_codes(obj: pd.DataFrame | pd.Series | pd.Index, codes: np.ndarray, n: int) -> tuple:
+    """``n`` pieces of ``obj``: piece j holds the rows whose code is j, in their order (one
+    Pack per group of reducers while ``packing`` is set)."""
     order = np.argsort(codes, kind="stable")
     bounds = np.searchsorted(codes[order], np.arange(n + 1))
-    return tuple(obj.iloc[order[bounds[j]:bounds[j + 1]]] for j in range(n))
+    taken = rows_at(obj, order)  # one take; the pieces are slices of it
+    group = packing.get()
+    if group is None:
+        return tuple(rows_at(taken, slice(bounds[j], bounds[j + 1])) for j in range(n))
+    return tuple(Pack((rows_at(taken, slice(bounds[s], bounds[min(s + group, n)])),
+                       np.diff(bounds[s:min(s + group, n) + 1]))) for s in range(0, n, group))
 
 
 def sample_keys(keys, size: int = 32) -> np.ndarray:
-    """Up to ``size`` evenly spaced values of the sorted distinct ``keys`` (missing dropped)."""
+    """Up to ``size`` of the sorted distinct ``keys`` (missing dropped), one at a random place
+    in each of ``size`` equal runs: every key equally likely (see ``regular_sample``), the
+    draw seeded by the keys themselves so that a chunk always gives the same sample."""
     values = np.sort(pd.unique(pd.Series(keys).dropna().to_numpy()))
     if len(values) <= size:
         return values
-    return values[np.linspace(0, len(values) - 1, size).round().astype(np.intp)]
+    seed = int(pd.util.hash_array(values[[0, -1]]).sum() % (1 << 48)) + len(values)
+    jitter = np.random.default_rng(seed).random(size)
+    return values[((np.arange(size) + jitter) * (len(values) / size)).astype(np.intp)]
 
 
 def pick_boundaries(samples: list[np.ndarray], n: int) -> np.ndarray:
@@ -76,11 +102,17 @@ def sorted_order(keys: pd.DataFrame, ascending: list[bool], na_position: str) ->
     return ordered.index.to_numpy()
 
 
-def regular_sample(keys: pd.DataFrame, ascending: list[bool], na_position: str, size: int) -> pd.DataFrame:
-    """Up to ``size`` evenly spaced rows of ``keys`` in sorted order (a PSRS sample)."""
+def regular_sample(keys: pd.DataFrame, ascending: list[bool], na_position: str, size: int,
+                   seed: int = 0) -> pd.DataFrame:
+    """Up to ``size`` rows of ``keys`` in sorted order, one at a random place in each of
+    ``size`` equal runs (stratified, seeded by ``seed``: give each chunk its own). Every row
+    is equally likely to be drawn, so each sample stands for as many rows of its chunk; evenly
+    spaced samples (the chunk's extremes, or the runs' middles) over-weight the ends of the
+    key range once there are many chunks."""
     order = sorted_order(keys, ascending, na_position)
     if len(order) > size:
-        order = order[np.linspace(0, len(order) - 1, size).round().astype(np.intp)]
+        jitter = np.random.default_rng(seed & 0xFFFFFFFFFFFF).random(size)
+        order = order[((np.arange(size) + jitter) * (len(order) / size)).astype(np.intp)]
     return keys.iloc[order].reset_index(drop=True)
 
 
@@ -94,9 +126,10 @@ def weighted_boundaries(samples: list[pd.DataFrame], counts: list[int], n: int,
     keys = pd.concat([s for s, _ in parts], ignore_index=True)
     weights = np.concatenate([np.full(len(s), c / len(s)) for s, c in parts])
     order = sorted_order(keys, ascending, na_position)
-    cum = np.cumsum(weights[order])
-    picks = np.searchsorted(cum, cum[-1] * np.arange(1, n) / n, side="left")
-    picks = np.unique(np.clip(picks + 1, 0, len(order) - 1))
+    w = weights[order]
+    below = np.cumsum(w) - w / 2  # rows estimated below each sample: half its own run
+    picks = np.searchsorted(below, below[-1] * np.arange(1, n) / n, side="left")
+    picks = np.unique(np.clip(picks, 0, len(order) - 1))
     picks = picks[picks > 0]  # a split before the smallest sample would leave a range empty
     return keys.iloc[order[picks]].reset_index(drop=True)
 

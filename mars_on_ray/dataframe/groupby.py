@@ -17,6 +17,7 @@ import pandas as pd
 
 from ..config import options
 from ..core.entity import ChunkData
+from ..core.exchange import exchange
 from ..core.operand import Operand
 from ..core.shuffle import hash_partition, pick_boundaries, range_codes, sample_keys, split_by_codes
 from .blockwise import row_chunks, rows_grid, sample_of
@@ -84,7 +85,10 @@ class GroupByAgg(Operand):
 
     def _combine(self, parts) -> pd.DataFrame:
         cat = _concat(parts)
-        if sum(1 for p in parts if len(p)) <= 1:  # one partial is already aggregated
+        # one partial is already aggregated (an input may also be several partials, from a
+        # two-round exchange: then only unique keys, in order when sorted, show it)
+        if sum(1 for p in parts if len(p)) <= 1 and cat.index.is_unique and (
+                not self.sort or cat.index.is_monotonic_increasing):
             return cat
         how = {f"p{i}": _COMBINE[h] for i, (_, h) in enumerate(self.partials)}
         nlevels = cat.index.nlevels
@@ -116,7 +120,9 @@ class GroupByAgg(Operand):
             # the largest partial: at least that many groups, however often keys repeat across
             # chunks (a sum would count 24 chunks of the same 1,000 keys as 24,000 groups)
             n_groups = max(s[0] for s in shapes)
-            if n_groups > options.groupby_tree_max_groups:
+            # and the tree's last combine holds every group: keep it under the chunk limit
+            at_most = sum(s[0] for s in shapes) * (width + len(self.by)) * 8
+            if n_groups > options.groupby_tree_max_groups or at_most > options.chunk_store_limit:
                 if self.sort and _rangeable(out.inputs[0].meta, self.by):
                     return (yield from self._tile_range(out, partials))
                 return self._tile_shuffle(out, partials)
@@ -131,12 +137,8 @@ class GroupByAgg(Operand):
 
     def _tile_shuffle(self, out, partials):
         n = len(partials)
-        mapped = []
-        for i, p in enumerate(partials):
-            op = ShuffleMap(n_reducers=n, label=self.label)
-            mapped.append([ChunkData(op, [p], (math.nan, len(self.partials)), None, (i, 0), j)
-                           for j in range(n)])
-        reducers = [ChunkData(self.new(stage="combine"), [m[j] for m in mapped],
+        received = exchange([(ShuffleMap(n_reducers=n, label=self.label), [p]) for p in partials], n, self.label)
+        reducers = [ChunkData(self.new(stage="combine"), received[j],
                               (math.nan, len(self.partials)), None, (j, 0)) for j in range(n)]
         return self._result(out, "gather", reducers)
 
@@ -146,11 +148,9 @@ class GroupByAgg(Operand):
         n, width = len(partials), len(self.partials)
         samples = [ChunkData(KeySample(), [p], (math.nan,), None, (i,)) for i, p in enumerate(partials)]
         bounds = ChunkData(Boundaries(n=n), samples, (math.nan,), None, (0,))
-        mapped = []
-        for i, p in enumerate(partials):
-            op = ShuffleMap(n_reducers=n, ranged=True, label=self.label)
-            mapped.append([ChunkData(op, [p, bounds], (math.nan, width), None, (i, 0), j) for j in range(n)])
-        reducers = [ChunkData(self.new(stage="combine"), [m[j] for m in mapped], (math.nan, width),
+        op = ShuffleMap(n_reducers=n, ranged=True, label=self.label)
+        received = exchange([(op, [p, bounds]) for p in partials], n, self.label)
+        reducers = [ChunkData(self.new(stage="combine"), received[j], (math.nan, width),
                               None, (j, 0)) for j in range(n)]
         return (yield from _range_result(self, out, reducers))
 
@@ -226,13 +226,11 @@ class GroupByApply(Operand):
         elif self.sort and _rangeable(out.inputs[0].meta, self.by):
             return (yield from self._tile_range(out, chunks))
         else:
-            mapped = []
-            for i, c in enumerate(chunks):
-                op = RowShuffleMap(by=self.by, n_reducers=n, order_base=i << 32,
-                                   with_order=not self.sort, label=self.label)
-                mapped.append([ChunkData(op, [c], shape, None, (i, 0), j) for j in range(n)])
+            received = exchange([(RowShuffleMap(by=self.by, n_reducers=n, order_base=i << 32,
+                                                with_order=not self.sort, label=self.label), [c])
+                                 for i, c in enumerate(chunks)], n, self.label)
             reducers = [ChunkData(self.new(stage="apply", with_order=not self.sort),
-                                  [m[j] for m in mapped], shape, None, (j, 0)) for j in range(n)]
+                                  received[j], shape, None, (j, 0)) for j in range(n)]
         meta = out.meta
         gather = self.new(stage="gather", with_order=len(reducers) > 1 and not self.sort)
         shape = (math.nan, len(meta.columns)) if isinstance(meta, pd.DataFrame) else (math.nan,)
@@ -246,11 +244,9 @@ class GroupByApply(Operand):
         samples = [ChunkData(KeySample(column=self.by[0]), [c], (math.nan,), None, (i,))
                    for i, c in enumerate(chunks)]
         bounds = ChunkData(Boundaries(n=n), samples, (math.nan,), None, (0,))
-        mapped = []
-        for i, c in enumerate(chunks):
-            op = RowShuffleMap(by=self.by, n_reducers=n, ranged=True, label=self.label)
-            mapped.append([ChunkData(op, [c, bounds], unknown, None, (i, 0), j) for j in range(n)])
-        reducers = [ChunkData(self.new(stage="apply", with_order=False), [m[j] for m in mapped],
+        op = RowShuffleMap(by=self.by, n_reducers=n, ranged=True, label=self.label)
+        received = exchange([(op, [c, bounds]) for c in chunks], n, self.label)
+        reducers = [ChunkData(self.new(stage="apply", with_order=False), received[j],
                               unknown, None, (j, 0)) for j in range(n)]
         return (yield from _range_result(self, out, reducers))
 

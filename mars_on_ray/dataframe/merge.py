@@ -24,6 +24,7 @@ import pandas as pd
 
 from ..config import options
 from ..core.entity import ChunkData
+from ..core.exchange import exchange
 from ..core.operand import Operand
 from ..core.shuffle import pick_boundaries, range_codes, sample_keys, split_by_codes
 from ..core.small_data import chunk_nbytes
@@ -321,14 +322,13 @@ class Merge(Operand):
         return ChunkData(op, inputs, chunk_shape(out.meta, math.nan), out.meta, (i, 0))
 
     def _maps(self, ctx, node, keys, n, pos=None, bounds=None):
-        chunks = row_chunks(ctx[node])
-        mapped = []
-        for i, c in enumerate(chunks):
+        """Per reducer (of ``n``), its pieces of ``node``'s chunks (core/exchange.py)."""
+        mappers = []
+        for i, c in enumerate(row_chunks(ctx[node])):
             op = KeyShuffleMap(keys=keys, casts=self.casts, n_reducers=n, ranged=bounds is not None,
                                pos=None if pos is None else (pos, i << 32), label=self.label)
-            ins = [c] if bounds is None else [c, bounds]
-            mapped.append([ChunkData(op, ins, (math.nan, math.nan), None, (i, 0), j) for j in range(n)])
-        return mapped
+            mappers.append((op, [c] if bounds is None else [c, bounds]))
+        return exchange(mappers, n, self.label)
 
     def _ranged(self, ctx, out):
         left, right = out.inputs
@@ -340,42 +340,39 @@ class Merge(Operand):
             samples = [ChunkData(KeySample(keys=k, casts=self.casts), [c], (math.nan,), None, (i,))
                        for i, (c, k) in enumerate([(c, self.lkeys) for c in lch] + [(c, self.rkeys) for c in rch])]
             bounds = ChunkData(Boundaries(n=n), samples, (math.nan,), None, (0,))
-        lmap = self._maps(ctx, left, self.lkeys, n, bounds=bounds) if n > 1 else [[c] for c in lch]
-        rmap = self._maps(ctx, right, self.rkeys, n, bounds=bounds) if n > 1 else [[c] for c in rch]
+        lrecv = self._maps(ctx, left, self.lkeys, n, bounds=bounds) if n > 1 else [lch]
+        rrecv = self._maps(ctx, right, self.rkeys, n, bounds=bounds) if n > 1 else [rch]
         fill = yield from self._fill_index(ctx, out)
         how = self.kwargs["how"]
         order = _order("r" if how.startswith("right") else "l", how) if n > 1 else None
         keys = (self.lkeys, self.rkeys, self.casts) if n > 1 else None
-        pieces = [self._merge([m[j] for m in lmap] + [m[j] for m in rmap], len(lmap), out, j,
+        pieces = [self._merge(lrecv[j] + rrecv[j], len(lrecv[j]), out, j,
                               order=order, keys=keys, fill_index=fill) for j in range(n)]
         return (yield from self._finish(out, pieces))
 
     def _hashed(self, ctx, out, side):
         left, right = out.inputs
         n = max(len(row_chunks(ctx[left])), len(row_chunks(ctx[right])))
-        lmap = self._maps(ctx, left, self.lkeys, n, pos=_LPOS)
-        rmap = self._maps(ctx, right, self.rkeys, n, pos=_RPOS)
+        lrecv = self._maps(ctx, left, self.lkeys, n, pos=_LPOS)
+        rrecv = self._maps(ctx, right, self.rkeys, n, pos=_RPOS)
         order = _order(side, self.kwargs["how"])
-        n_out = len(lmap) if side == "l" else len(rmap)
+        n_out = len(row_chunks(ctx[left if side == "l" else right]))
         fill = yield from self._fill_index(ctx, out)
-        reducers = []
-        for j in range(n):
-            op = MergePieces(kwargs=self.kwargs, n_left=len(lmap), split=(order[0], n_out),
-                             fill_index=fill, label=self.label)
-            ins = [m[j] for m in lmap] + [m[j] for m in rmap]
-            reducers.append([ChunkData(op, ins, (math.nan, math.nan), None, (j, 0), k)
-                             for k in range(n_out)])
+        # each reducer sends its rows back to the chunk of the order side they came from
+        back = exchange([(MergePieces(kwargs=self.kwargs, n_left=len(lrecv[j]), split=(order[0], n_out),
+                                      fill_index=fill, label=self.label), lrecv[j] + rrecv[j])
+                         for j in range(n)], n_out, self.label)
         offsets = [None] * n_out
         if self.reset:
-            shapes = yield [r[k] for r in reducers for k in range(n_out)]
-            sizes = np.asarray([s[0] for s in shapes], dtype=np.int64).reshape(n, n_out).sum(axis=0)
+            shapes = iter((yield [p for b in back for p in b]))
+            sizes = np.asarray([sum(next(shapes)[0] for _ in b) for b in back], dtype=np.int64)
             offsets = [int(x) for x in np.cumsum(np.concatenate([[0], sizes[:-1]]))]
         meta = out.meta
         chunks = []
         for k in range(n_out):
             op = MergeGather(order=order, offset=offsets[k], meta=_Meta(meta), label=self.label)
             rows = math.nan if offsets[k] is None else int(sizes[k])
-            chunks.append(ChunkData(op, [r[k] for r in reducers], chunk_shape(meta, rows), meta, (k, 0)))
+            chunks.append(ChunkData(op, back[k], chunk_shape(meta, rows), meta, (k, 0)))
         return rows_grid(chunks, meta)
 
     def _fill_index(self, ctx, out):

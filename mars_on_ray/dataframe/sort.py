@@ -18,9 +18,10 @@ import pandas as pd
 
 from ..config import options
 from ..core.entity import ChunkData, TileableData
+from ..core.exchange import exchange
 from ..core.operand import Operand
 from ..core.optimizer import Plan, tileable_rule
-from ..core.shuffle import order_keys, range_split_codes, regular_sample, weighted_boundaries
+from ..core.shuffle import order_keys, range_split_codes, regular_sample, split_by_codes, weighted_boundaries
 from .blockwise import chunk_shape, concat_values, row_chunks, rows_grid, sample_of
 from .core import DataFrame, Index, Series, methods, new_frame
 from .indexing import Head
@@ -29,8 +30,11 @@ from .rules.usage import is_frame, uses
 
 __all__: list[str] = []
 
-#: sampled rows per chunk is about this over the number of chunks (at least 4 each)
+#: sampled rows per chunk is about this over the number of chunks, and at least
+#: ``_SAMPLES_MIN`` each: about that many samples per key range keeps every range under about
+#: twice the average (at 4, ranges of a thousand chunks reached 3x)
 _SAMPLES_TOTAL = 4000
+_SAMPLES_MIN = 16
 
 
 def _idx(meta, i: int) -> tuple:
@@ -149,16 +153,14 @@ class SortChunks(Operand):
             return s.sort(values[0], ignore_index=self.ignore_index)
         if self.stage == "sample":
             keys = s.key_frame(values[0], self.base)
-            return regular_sample(keys, s.directions(keys), s.na_position, self.n_reducers), len(keys)
+            sample = regular_sample(keys, s.directions(keys), s.na_position, self.n_reducers, seed=self.base)
+            return sample, len(keys)
         if self.stage == "map":
             value = values[0]
             keys = s.key_frame(value, self.base)
             codes = range_split_codes(keys, self.bounds, s.directions(keys), s.na_position)
-            order = np.argsort(codes, kind="stable")
-            cuts = np.searchsorted(codes[order], np.arange(self.n_reducers + 1))
-            take = (lambda p: value[p]) if isinstance(value, pd.Index) else (lambda p: value.iloc[p])
-            pieces = tuple(take(order[cuts[j]:cuts[j + 1]]) for j in range(self.n_reducers))
-            return pieces if self.n_reducers > 1 else pieces[0]
+            pieces = split_by_codes(value, codes, self.n_reducers)
+            return pieces if len(pieces) > 1 else pieces[0]
         res = s.sort(_concat(values), kind="stable")  # runs arrive in chunk order: stable = global
         if self.offset is not None:
             res.index = pd.RangeIndex(self.offset, self.offset + len(res))
@@ -171,7 +173,7 @@ class SortChunks(Operand):
         if n == 1:
             shape = chunk_shape(meta, chunks[0].shape[0])
             return rows_grid([ChunkData(self.new(stage="single"), chunks, shape, meta, _idx(meta, 0))], meta)
-        per_chunk = max(4, -(-_SAMPLES_TOTAL // n))
+        per_chunk = max(_SAMPLES_MIN, -(-_SAMPLES_TOTAL // n))
         samples = [ChunkData(self.new(stage="sample", base=i << 32, n_reducers=per_chunk), [c], (math.nan,),
                              None, (i,)) for i, c in enumerate(chunks)]
         got = yield from ctx.values(samples)
@@ -179,19 +181,16 @@ class SortChunks(Operand):
         bounds = weighted_boundaries(keys, [g[1] for g in got], n, self.sorter.directions(keys[0]),
                                      self.sorter.na_position)
         k = len(bounds) + 1
-        mapped = []
-        for i, c in enumerate(chunks):
-            op = self.new(stage="map", base=i << 32, bounds=bounds, n_reducers=k)
-            mapped.append([ChunkData(op, [c], chunk_shape(meta, math.nan), meta, _idx(meta, i), j)
-                           for j in range(k)])
-        shapes = yield [p for row in mapped for p in row]
-        sizes = np.asarray([s[0] for s in shapes], dtype=np.int64).reshape(n, k).sum(axis=0)
+        received = exchange([(self.new(stage="map", base=i << 32, bounds=bounds, n_reducers=k), [c])
+                             for i, c in enumerate(chunks)], k, self.label)
+        shapes = iter((yield [p for r in received for p in r]))
+        sizes = np.asarray([sum(next(shapes)[0] for _ in r) for r in received], dtype=np.int64)
         offsets = np.concatenate([[0], np.cumsum(sizes)[:-1]])
         reducers = []
         for j in range(k):
             op = self.new(stage="reduce", offset=int(offsets[j]) if self.ignore_index else None,
                           ranged=_ranged(out.inputs[0]))
-            reducers.append(ChunkData(op, [row[j] for row in mapped], chunk_shape(meta, int(sizes[j])),
+            reducers.append(ChunkData(op, received[j], chunk_shape(meta, int(sizes[j])),
                                       meta, _idx(meta, j)))
         return rows_grid(reducers, meta)
 

@@ -128,8 +128,7 @@ class SchedulingService(Service):
                 continue
             try:
                 got = await asyncio.to_thread(ray.get, ready)
-            except Exception as exc:
-                self._cancel(task)
+            except Exception as exc:  # the stage's other subtasks finish; their results are dropped
                 failed = await asyncio.to_thread(_failed_runs, ready, position)
                 await progress.subtasks_finished.remote(task_id, *stage, failed)
                 if isinstance(exc, ray.exceptions.OutOfMemoryError):
@@ -190,21 +189,30 @@ class SchedulingService(Service):
             return 0, 0
         return task.done, task.total
 
-    async def finish_task(self, task_id: str, keep: list[str]) -> dict[str, int]:
-        """Hand the kept refs to storage and drop every other ref the task made; returns
-        how many subtasks ran on each node (by node id)."""
+    async def finish_task(self, task_id: str, keep: list[str], cancel: bool = False) -> dict[str, int]:
+        """Hand the kept refs to storage and drop every other ref the task made (``cancel``:
+        the user cancelled the task, stop its running subtasks too); returns how many
+        subtasks ran on each node (by node id)."""
         task = self._tasks.pop(task_id, None)
         if task is None:
             return {}
         kept = {k: [task.refs[k]] for k in keep if k in task.refs}
         if kept:
             await self.service("storage").put.remote(task.session_id, kept)
-        else:
+        elif cancel:
             self._cancel(task)
         return task.nodes
 
     @staticmethod
     def _cancel(task: _TaskRefs) -> None:
-        """Cancel the task's subtasks; finished ones are unaffected."""
+        """Cancel the task's unfinished subtasks. Only for a user's cancel: Ray 2.60 can abort
+        the supervisor when a cancel races with a subtask's completion (ray-project/ray
+        #54527 fixed one such race, not all: 'Tried to complete task that was not
+        pending'), so a failed task lets its stage's other subtasks finish instead."""
+        if not task.meta_refs:
+            return
+        ready, _ = ray.wait(task.meta_refs, num_returns=len(task.meta_refs), timeout=0, fetch_local=False)
+        done = set(ready)
         for ref in task.meta_refs:
-            ray.cancel(ref)
+            if ref not in done:
+                ray.cancel(ref)

@@ -175,6 +175,7 @@ class TaskService(Service):
 
     async def _run_stages(self, state: TaskState) -> list[TileableResult]:
         keep: list[str] = []
+        cancelled = False
         try:
             state.cluster_cpus, state.node_cpus = await asyncio.to_thread(_cpu_counts)
             ctx = TileContext(cpus=state.cluster_cpus)
@@ -202,9 +203,12 @@ class TaskService(Service):
             if held:
                 await self.service("lifecycle").incref.remote(state.session_id, held)
             return out
+        except asyncio.CancelledError:
+            cancelled = True
+            raise
         finally:
             if not keep:  # failed or cancelled: free everything the task made
-                await self.service("scheduling").finish_task.remote(state.task_id, [])
+                await self.service("scheduling").finish_task.remote(state.task_id, [], cancelled)
                 if state.plan is not None:
                     await asyncio.to_thread(abort_all, state.plan)
 
