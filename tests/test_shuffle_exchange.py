@@ -46,9 +46,12 @@ def rounds(request, monkeypatch):
 def test_sort_groupby_and_merge_give_pandas_answers_in_both_exchanges(frames, rounds):
     left, right = frames
     ml, mr = md.DataFrame(left, chunk_size=97), md.DataFrame(right, chunk_size=41)
-    assert_eq(ml.sort_values(["g", "v"], na_position="first"), left.sort_values(["g", "v"], na_position="first"))
-    assert_eq(ml.sort_values("k", ignore_index=True, kind="stable"), left.sort_values("k", ignore_index=True, kind="stable"))
-    assert_eq(ml.groupby("g").agg({"v": ["sum", "mean"], "k": "max"}), left.groupby("g").agg({"v": ["sum", "mean"], "k": "max"}))
+    assert_eq(ml.sort_values(["g", "v"], na_position="first"),
+              left.sort_values(["g", "v"], na_position="first"))
+    assert_eq(ml.sort_values("k", ignore_index=True, kind="stable"),
+              left.sort_values("k", ignore_index=True, kind="stable"))
+    spec = {"v": ["sum", "mean"], "k": "max"}
+    assert_eq(ml.groupby("g").agg(spec), left.groupby("g").agg(spec))
     assert_eq(ml.groupby("g", sort=False)["v"].sum(), left.groupby("g", sort=False)["v"].sum())
     assert_eq(ml.groupby("k")["v"].cumsum(), left.groupby("k")["v"].cumsum())
     old = options.merge_broadcast_bytes

@@ -309,10 +309,11 @@ class Merge(Operand):
         small = right if side == "l" else left
         if self.broadcast_ok and (yield from _is_small(ctx, small)):
             whole = whole_chunk(ctx[small], small.meta)
-            big = row_chunks(ctx[left if side == "l" else right])
+            runs = _runs(row_chunks(ctx[left if side == "l" else right]), ctx.cpus)
             order = _order(side, how)
-            pieces = [self._merge([c, whole] if side == "l" else [whole, c], 1, out, i, order)
-                      for i, c in enumerate(big)]
+            pieces = [self._merge([*run, whole] if side == "l" else [whole, *run],
+                                  len(run) if side == "l" else 1, out, i, order)
+                      for i, run in enumerate(runs)]
             return (yield from self._finish(out, pieces))
         return (yield from self._hashed(ctx, out, side))
 
@@ -420,6 +421,18 @@ def _order(side, how):
     """The position columns that put merged rows in pandas' order (an anti join keeps one side)."""
     order = (_LPOS, _RPOS) if side == "l" else (_RPOS, _LPOS)
     return order[:1] if how.endswith("_anti") else order
+
+
+def _runs(chunks, cpus: int) -> list[list]:
+    """Consecutive chunks of the big side merged as one piece: every piece hashes the whole
+    small side again, so as few pieces as keep each CPU busy and each piece under the chunk
+    limit (one a chunk when sizes are unknown)."""
+    sizes = [chunk_nbytes(c) for c in chunks]
+    if any(b is None for b in sizes) or len(chunks) <= cpus:
+        return [[c] for c in chunks]
+    n = min(len(chunks), max(cpus, math.ceil(sum(sizes) / options.chunk_store_limit)))
+    bounds = np.linspace(0, len(chunks), n + 1).round().astype(int)
+    return [chunks[a:b] for a, b in zip(bounds[:-1], bounds[1:])]
 
 
 def _is_small(ctx, node):
