@@ -343,7 +343,10 @@ def _unique_values(op, table):
         frame.columns = pd.Index(cols) if len(set(map(repr, cols))) == len(cols) else cols
         return table, frame.astype({c: src.dtypes.iloc[p] for c, p in
                                     zip(frame.columns, op.positions or range(src.shape[1]))})
-    values = pd.Series(table[0].array, dtype=src.dtype)
+    dtype = src.dtype
+    if isinstance(dtype, pd.CategoricalDtype) and isinstance(table[0].dtype, pd.CategoricalDtype):
+        dtype = table[0].dtype  # categories known only from the data (a lazy cut's)
+    values = pd.Series(table[0].array, dtype=dtype)
     if isinstance(src, pd.Index):
         return table, pd.Index(values, name=src.name)
     return table, values.rename(src.name)
@@ -413,12 +416,46 @@ def _summary(obj, what, positions=None, dropna=True, vc_kwargs=None, meta=None, 
 
 @methods(Series, Index)
 def value_counts(obj, normalize=False, sort=True, ascending=False, bins=None, dropna=True):
-    """Rows per distinct value: counts (or shares with ``normalize``) in pandas' order."""
+    """Rows per distinct value: counts (or shares with ``normalize``) in pandas' order;
+    ``bins``: per interval of ``cut(obj, bins, include_lowest=True)``."""
     if bins is not None:
-        raise NotImplementedError("value_counts(bins=...) is not supported")
+        return _binned_counts(obj, normalize, sort, ascending, bins, dropna)
     kw = dict(normalize=normalize, sort=sort, ascending=ascending, dropna=dropna)
     meta = obj.data.meta.value_counts(**kw)
     return _summary(obj, "value_counts", dropna=dropna, vc_kwargs=kw, meta=meta, label="md.value_counts")
+
+
+def _binned_counts(obj, normalize, sort, ascending, bins, dropna):
+    from .blockwise import map_chunks
+    from .cut import cut
+
+    if isinstance(obj, Index):
+        raise NotImplementedError("Index.value_counts(bins=...) is not supported; use a Series")
+    if not PANDAS3:  # the key tables lose cut's data-dependent categories under pandas 2.2
+        raise NotImplementedError("value_counts(bins=...) needs pandas 3")
+    try:
+        meta = sample_of(obj.data.meta).value_counts(normalize=normalize, sort=sort, ascending=ascending,
+                                                     bins=bins, dropna=dropna).iloc[:0]
+    except TypeError as err:  # pandas' message for non-numeric data
+        raise TypeError("bins argument only works with numeric data.") from err
+    counts = cut(obj, bins, include_lowest=True).value_counts(sort=False, dropna=False)
+    return map_chunks(_bins_result, (counts, normalize, sort, ascending, dropna), meta=meta,
+                      label="md.value_counts")
+
+
+def _bins_result(counts, normalize, sort, ascending, dropna):
+    """pandas' steps after counting per bin (the counts of every bin, then of missing values)."""
+    total = counts.sum()
+    res = counts[counts.index.notna()]
+    res.index = res.index.astype("interval").rename(None)  # pandas cuts the bare values
+    res = res.sort_index()
+    if dropna and (res.to_numpy() == 0).all():
+        res = res.iloc[0:0]
+    if sort:  # pandas 3 sorts stably, 2.2 by its default kind (ties among bins differ)
+        res = res.sort_values(ascending=ascending, **({"kind": "stable"} if PANDAS3 else {}))
+    if normalize:
+        res = (res / total).rename("proportion")
+    return res
 
 
 def _frame_value_counts(obj, subset=None, normalize=False, sort=True, ascending=False, dropna=True):
