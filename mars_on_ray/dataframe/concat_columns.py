@@ -49,15 +49,20 @@ class UniqueLabelsGuard(Operand):
         return ctx[result]
 
 
+def _check_known_labels(obj, message: str = _DUPLICATES) -> bool:
+    """Whether ``obj``'s index is the client's (known now); ValueError if it repeats a label."""
+    known = _client_index(obj.data)
+    if known is not None and not known.is_unique:
+        raise ValueError(message.format(repeated=known[known.duplicated()].unique()))
+    return known is not None
+
+
 def unique_labels_guard(result, objs, message: str = _DUPLICATES, label: str = "md.reindex"):
     """``result`` (computed from ``objs``), failing with ValueError(``message``) as pandas does
     when one of them repeats a label: at once when its index is known now, else before
     ``result`` runs."""
     for obj in objs:
-        known = _client_index(obj.data)
-        if known is not None:
-            if not known.is_unique:
-                raise ValueError(message.format(repeated=known[known.duplicated()].unique()))
+        if _check_known_labels(obj, message):
             continue
         labels = map_chunks(_labels, (obj,), label=label, meta=_labels(obj.data.meta))
         distinct = labels[_LABEL].nunique(dropna=False)
@@ -136,9 +141,7 @@ def concat_columns_by_label(objs, join: str, keys, names, sort: bool, ignore_ind
     columns rows may be missing from are declared with the dtype holding missing values."""
     if not check:  # pandas reindexes every object: repeated labels are an error
         for obj in objs:
-            known = _client_index(obj.data)
-            if known is not None and not known.is_unique:
-                raise ValueError(_DUPLICATES)
+            _check_known_labels(obj)
     parts = [promoted(o.data.meta) if join == "outer" else o.data.meta for o in objs]
     want = pd.concat(parts, axis=1, keys=keys, names=names, ignore_index=ignore_index)
     want.index.name = meta.index.name

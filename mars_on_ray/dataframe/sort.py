@@ -332,8 +332,8 @@ def _order_summary(value, sorter: _Sorter):
     """(sorted as is, sorted reversed, first row, last row, rows) of one chunk."""
     if not len(value):
         return True, True, None, None, 0
-    return (_sorted_as_is(value, sorter), _sorted_as_is(value, sorter, reverse=True),
-            value.iloc[:1], value.iloc[-1:], len(value))
+    reversed_ = PANDAS3 and _sorted_as_is(value, sorter, reverse=True)  # only pandas 3 asks
+    return _sorted_as_is(value, sorter), reversed_, value.iloc[:1], value.iloc[-1:], len(value)
 
 
 def _whole_sort_keeps_range(summaries, sorter: _Sorter) -> bool:
