@@ -37,6 +37,25 @@ def test_importing_mars_on_ray_sets_the_idle_worker_setting_for_rays_it_starts()
         assert os.environ.get(name) == value
 
 
+def test_task_workers_start_with_the_malloc_bounds(session):
+    # regression: workers gave every kernel temporary back to the kernel (page faults per call)
+    import ray
+
+    @ray.remote
+    def worker_env():
+        return {name: os.environ.get(name) for name in RAY_NODE_ENV}
+
+    assert ray.get(worker_env.remote()) == RAY_NODE_ENV
+
+
+def test_the_kuberay_image_sets_the_node_environment():
+    from pathlib import Path
+
+    dockerfile = (Path(__file__).parents[1] / "deploy" / "kuberay" / "Dockerfile").read_text()
+    for name, value in RAY_NODE_ENV.items():
+        assert f"{name}={value}" in dockerfile
+
+
 def test_cli_nodes_start_ray_with_the_idle_worker_setting():
     from mars_on_ray.deploy.local import NodeOptions, plan_node
 
