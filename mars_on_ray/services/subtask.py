@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import functools
+import sys
 import time
 from typing import NamedTuple
 
@@ -66,9 +67,7 @@ def _run_subtask(spec: bytes, cpus: int, *inputs, checkpoint: str | None = None)
     started = time.time()
     spec = cloudpickle.loads(spec)
     if cpus > 1:  # Ray's workers start with one BLAS / OpenMP thread; this subtask has more CPUs
-        from threadpoolctl import threadpool_limits
-
-        with threadpool_limits(limits=cpus):
+        with _thread_pools().limit(limits=cpus):
             outputs = run_steps(spec, inputs)
     else:
         outputs = run_steps(spec, inputs)
@@ -82,6 +81,18 @@ def _run_subtask(spec: bytes, cpus: int, *inputs, checkpoint: str | None = None)
 
 
 run_subtask = ray.remote(_run_subtask)
+
+_pools: list = []  # (modules loaded when it looked, threadpoolctl's controller)
+
+
+def _thread_pools():
+    """This worker's BLAS / OpenMP thread pools; looked up again only after new imports
+    (a fresh lookup scans every loaded library: ~1 ms a subtask, as long as a small kernel)."""
+    if not _pools or _pools[0][0] != len(sys.modules):
+        from threadpoolctl import ThreadpoolController
+
+        _pools[:] = [(len(sys.modules), ThreadpoolController())]
+    return _pools[0][1]
 
 
 class BatchMetas(tuple):
