@@ -135,3 +135,19 @@ def test_bad_input_errors_like_sklearn(local_session):
     est = KMeans(6, init=X[:6]).fit(X)
     with pytest.raises(ValueError):
         est.predict(X[:, :3])
+
+
+def test_nearest_center_breaks_ties_as_argmin_and_slices_add_up():
+    from mars_on_ray.learn.cluster import _kernels as K
+
+    C = np.array([[1.0, 0.0], [0.0, 1.0], [1.0, 0.0], [-1.0, 0.0]])
+    pts = np.array([[0.5, 0.5], [2.0, 0.0], [-3.0, 0.0], [0.0, 0.0]])
+    labels, _ = K.nearest(pts, C)
+    assert labels.tolist() == K.sq_distances(pts, C).argmin(1).tolist() == [0, 0, 3, 0]
+    rows = np.random.RandomState(2).rand(40_000, 3)  # several of the kernel's row slices
+    centers, w = rows[:5].copy(), np.random.RandomState(3).rand(40_000)
+    sums, counts = K.lloyd_partial(rows, w, C=centers)
+    labels = K.sq_distances(rows, centers).argmin(1)
+    np.testing.assert_allclose(counts, np.bincount(labels, weights=w, minlength=5))
+    np.testing.assert_allclose(sums, [(rows[labels == j] * w[labels == j, None]).sum(0) for j in range(5)])
+    np.testing.assert_array_equal(K.labels_block(rows, C=centers), labels)

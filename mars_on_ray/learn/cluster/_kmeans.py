@@ -61,11 +61,12 @@ def _reduce(partial, combine, rows, **kwargs):
     return row_reduce(partial, combine, None, rows, dtype=object, kwargs=kwargs, label="KMeans.fit").fetch()
 
 
-def _relocate_empty(sums, counts, far):
+def _relocate_empty(sums, counts, data, centers):
     """scikit-learn's relocation: each empty cluster takes one of the points farthest from
-    their centers, removed from its old cluster."""
+    their centers, removed from its old cluster (a second graph: empty clusters are rare)."""
     empty = np.flatnonzero(counts == 0)
-    dist, points, labels, weights = far
+    _, points, labels, weights = _reduce(K.farthest_partial, functools.partial(K.merge_farthest, k=len(centers)),
+                                       _rows(data), C=centers)
     for cluster, x, old, wt in zip(empty, points, labels, weights):
         sums[old] -= x * wt
         counts[old] -= wt
@@ -74,9 +75,9 @@ def _relocate_empty(sums, counts, far):
 
 
 def _lloyd_sums(data, centers):
-    sums, counts, _, far = _reduce(K.lloyd_partial, K.merge_lloyd, _rows(data), C=centers)
+    sums, counts = _reduce(K.lloyd_partial, K.add_pairs, _rows(data), C=centers)
     if (counts == 0).any():
-        _relocate_empty(sums, counts, far)
+        _relocate_empty(sums, counts, data, centers)
     return sums, counts
 
 
