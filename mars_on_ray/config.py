@@ -27,6 +27,9 @@ class Options:
     #: a stage whose peak memory as one subtask stays under this many bytes runs as one subtask
     #: with all of a node's CPUs (the small-data path); 0 turns the path off
     small_data_bytes: int = 128 * 1024**2
+    #: a small-data stage of at least this many bytes at its peak whose work splits into
+    #: independent pieces runs as one lane per CPU plus a subtask combining them
+    small_data_lane_bytes: int = 8 * 1024**2
     #: merge: a side of at most this many bytes goes whole to every chunk of the other side
     #: (no shuffle); larger sides are hash-partitioned on the keys
     merge_broadcast_bytes: int = 32 * 1024**2

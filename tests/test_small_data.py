@@ -73,6 +73,35 @@ def test_narrow_stage_levels_share_the_cpus():
     assert cpus_per_subtask(stage.specs, 1) == [1] * len(stage.specs)
 
 
+def _stored_stage(cpus, **options):
+    x = mt.ones((2000, 1000), chunk_size=(250, 1000))  # 8 stored chunks, 16 MB
+    stored = {c.key for c in LocalExecutor().tile(x.data).flat}
+    with mr.config.using(options):
+        return plan_stage(LocalExecutor().tile((x + 1).sum().data).flat, stored, cpus)
+
+
+def test_small_stage_over_stored_chunks_runs_as_one_lane_per_cpu():
+    stage = _stored_stage(2)
+    assert "2 lanes of 1 CPU then their combine" in stage.path
+    assert stage.cpus == [1, 1, 2]
+    lanes, tail = stage.specs[:2], stage.specs[2]
+    assert [len(s.input_keys) for s in lanes] == [4, 4]  # contiguous runs of the stored chunks
+    assert set(tail.input_keys) == {k for s in lanes for k in s.output_keys}
+    assert len(tail.output_keys) == 1
+
+
+def test_small_stage_under_the_lane_bound_or_on_one_cpu_is_one_subtask():
+    assert _stored_stage(2, small_data_lane_bytes=64 * 2**20).path.startswith("small data: one subtask")
+    assert _stored_stage(1).path.startswith("small data: one subtask")
+
+
+def test_lanes_on_ray_give_the_answer_in_two_rounds(session):
+    x = mt.tensor(np.arange(2_000_000, dtype=float).reshape(2000, 1000), chunk_size=(250, 1000)).execute()
+    assert (x * 2).sum().execute().fetch() == np.arange(2_000_000, dtype=float).sum() * 2
+    assert session.last_task["subtasks"] == 3
+    assert "2 lanes of 1 CPU then their combine" in session.last_task["paths"][-1]
+
+
 def test_small_path_on_ray_reports_itself(session):
     a = mt.ones((500, 500), chunk_size=100)
     result = mt.inner(a, a).sum().execute()

@@ -6,6 +6,9 @@
 - A stage whose peak memory, run as one subtask in step order (each intermediate freed after
   its last use), stays under the same bound runs as ONE subtask with all of a node's CPUs, so
   NumPy/BLAS use them; a fan of tiny subtasks would cost more in scheduling than in work.
+  Past ``options.small_data_lane_bytes``, its independent pieces (per-chunk partials, most
+  NumPy calls single-threaded) run as one lane per CPU, then one subtask takes what needs
+  their outputs (the combine): a stage in two Ray rounds instead of one, on every CPU.
 - Otherwise, subtasks of a stage level narrower than the CPUs get the spare CPUs.
 The kernels are the same operations on every path; only chunk sizes and grouping differ.
 """
@@ -119,6 +122,28 @@ def single_subtask(steps: list[Step], targets: set[str]) -> SubtaskSpec:
     return SubtaskSpec(steps, inputs, outputs, _release_plan(steps, outputs))
 
 
+def lane_subtasks(steps: list[Step], targets: set[str], cpus: int
+                  ) -> tuple[list[SubtaskSpec], SubtaskSpec | None] | None:
+    """The stage as up to ``cpus`` lanes of independent work (contiguous runs of the fused
+    subtasks reading no other subtask's output) and a tail subtask with every other step (None
+    if there are none); None when fewer than two pieces are independent."""
+    specs = fuse(steps, targets)
+    produced = {k for s in specs for k in s.output_keys}
+    first = [s for s in specs if not any(k in produced for k in s.input_keys)]
+    if cpus < 2 or len(first) < 2:
+        return None
+    firsts = {id(s) for s in first}
+    tail_steps = [step for s in specs if id(s) not in firsts for step in s.steps]
+    order = {id(step): i for i, step in enumerate(steps)}
+    tail_steps.sort(key=lambda step: order[id(step)])
+    tail_reads = {k for step in tail_steps for k in step.inputs}
+    n = min(cpus, len(first))
+    lanes = [first[len(first) * i // n:len(first) * (i + 1) // n] for i in range(n)]
+    lane_specs = [single_subtask([step for s in lane for step in s.steps], targets | tail_reads)
+                  for lane in lanes]
+    return lane_specs, (single_subtask(tail_steps, targets) if tail_steps else None)
+
+
 def is_small(peak: float | None) -> bool:
     return peak is not None and peak <= options.small_data_bytes
 
@@ -156,6 +181,13 @@ def plan_stage(chunks: list[ChunkData], stored: set[str], cpus: int,
     if small_data and len(steps) > 1 and options.small_data_bytes:
         nodes = {c.key: c for c in topo_order(chunks, stop=lambda c: c.key in stored)}
         peak = peak_bytes(steps, nodes, targets)
+        if is_small(peak) and peak >= options.small_data_lane_bytes and cpus > 1:
+            split = lane_subtasks(steps, targets, cpus)
+            if split is not None:
+                lanes, tail = split
+                return StagePlan(lanes + ([tail] if tail else []), [1] * len(lanes) + [cpus] * bool(tail),
+                                 f"small data: {len(lanes)} lanes of 1 CPU{' then their combine' * bool(tail)}, "
+                                 f"about {peak / 2**20:.1f} MiB at its peak (<= options.small_data_bytes)")
         if is_small(peak):
             return StagePlan([single_subtask(steps, targets)], [cpus],
                              f"small data: one subtask with {cpus} CPU(s), about "
