@@ -9,15 +9,24 @@ import numpy as np
 from ._blocks import row_reduce
 
 
-def scatter_block(*blocks, weighted, check_finite=False):
+_SLICE_ROWS = 1 << 14  # rows of X taken at a time where temporaries should stay in cache
+
+
+def scatter_block(*blocks, weighted, check_finite=False, diagonal=False):
     """(weight total, column means, centered scatter) of a block: X[, y][, w] side by side;
-    ``check_finite``: scikit-learn's ValueError for NaN or infinity in the first input."""
+    ``check_finite``: scikit-learn's ValueError for NaN or infinity in the first input;
+    ``diagonal``: the scatter's diagonal only (the centered sums of squares)."""
     data = list(blocks)
     w = data.pop() if weighted else None
-    if check_finite and not np.isfinite(data[0]).all():
+    if check_finite and not np.isfinite(data[0].sum()) and not np.isfinite(data[0]).all():
         raise ValueError("Input X contains NaN or infinity." if np.isnan(data[0]).any() else
                          "Input X contains infinity or a value too large for dtype('float64').")
-    Z = np.hstack([d.reshape(len(d), -1) for d in data])
+    Z = data[0].reshape(len(data[0]), -1) if len(data) == 1 else \
+        np.hstack([d.reshape(len(d), -1) for d in data])
+    if w is None and diagonal:
+        mean = Z.mean(0)
+        squares = sum(((Z[lo:lo + _SLICE_ROWS] - mean) ** 2).sum(0) for lo in range(0, len(Z), _SLICE_ROWS))
+        return float(len(Z)), mean, squares + np.zeros(Z.shape[1])
     if w is None:
         total, mean = float(len(Z)), Z.mean(0)
         C = Z - mean
@@ -25,7 +34,7 @@ def scatter_block(*blocks, weighted, check_finite=False):
     total = float(w.sum())
     mean = (w @ Z) / total if total > 0 else np.zeros(Z.shape[1])
     C = Z - mean
-    return total, mean, (C * w[:, None]).T @ C
+    return total, mean, ((C * C).T @ w if diagonal else (C * w[:, None]).T @ C)
 
 
 def merge_scatter(parts):
@@ -38,15 +47,18 @@ def _merge_two(a, b):
     if n == 0:
         return a
     delta = mb - ma
-    return n, ma + delta * (nb / n), sa + sb + np.outer(delta, delta) * (na * nb / n)
+    cross = delta * delta if sa.ndim == 1 else np.outer(delta, delta)
+    return n, ma + delta * (nb / n), sa + sb + cross * (na * nb / n)
 
 
-def scatter(rows, weights=None, label="moments", check_finite=False):
+def scatter(rows, weights=None, label="moments", check_finite=False, diagonal=False):
     """A lazy 0-d value ``(total weight, means, scatter)`` of the rows' columns side by side
-    (``check_finite``: the first input's finiteness is checked in the same pass)."""
+    (``check_finite``: the first input's finiteness is checked in the same pass; ``diagonal``:
+    the scatter's diagonal only, a vector)."""
     inputs = list(rows) + ([] if weights is None else [weights])
     return row_reduce(scatter_block, merge_scatter, None, inputs, dtype=object,
-                      kwargs={"weighted": weights is not None, "check_finite": check_finite}, label=label)
+                      kwargs={"weighted": weights is not None, "check_finite": check_finite,
+                              "diagonal": diagonal}, label=label)
 
 
 def checked_features(X):

@@ -84,9 +84,16 @@ def distances_block(X, *, C):
 
 def inertia_block(X, w=None, *, C):
     """Sum of (weighted) squared distances to the nearest centers, computed exactly."""
-    labels, _ = nearest(X, C)
-    mind = ((X - C[labels]) ** 2).sum(1)
-    return float((mind if w is None else mind * w).sum())
+    return labelled_inertia(X, labels_block(X, C=C), w, C=C)
+
+
+def labelled_inertia(X, labels, w=None, *, C):
+    """Sum of (weighted) squared distances of rows to their centers ``C[labels]``."""
+    total = 0.0
+    for rows in _slices(X, C):
+        d = ((X[rows] - C[labels[rows]]) ** 2).sum(1)
+        total += float(d.sum() if w is None else d @ w[rows])
+    return total
 
 
 def add_all(parts):

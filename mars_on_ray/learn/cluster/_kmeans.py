@@ -46,11 +46,11 @@ def _persist(X, sample_weight) -> tuple[_Data, float]:
     returns the data and the mean column variance."""
     n = int(X.shape[0])
     w = None if sample_weight is None else as_weights(sample_weight, n)
-    scatter = moments.scatter([X], label="KMeans.fit", check_finite=True)
+    scatter = moments.scatter([X], label="KMeans.fit", check_finite=True, diagonal=True)
     _session.execute(*([X, scatter] if w is None else [X, w, scatter]))
     _, _, S = scatter.fetch()
     data = _Data(X, w, None if w is None else np.asarray(w.fetch()), n, arange(n))
-    return data, float(np.trace(S) / n / X.shape[1])
+    return data, float(np.sum(S) / n / X.shape[1])
 
 
 def _rows(data):
@@ -196,10 +196,11 @@ class KMeans(TransformerMixin, ClusterMixin, BaseEstimator):
         for _ in range(n_init):
             centers, n_iter = lloyd(data, self._initial(data, init, rs), self.max_iter, variance * self.tol,
                                     elkan=self.algorithm == "elkan")
-            inertia = row_reduce(K.inertia_block, K.add_all, None, _rows(data), dtype=object,
-                                 kwargs={"C": centers}, label="KMeans.fit")
             labels = row_map(K.labels_block, [data.X], shape=data.X.shape[:1], dtype=np.int32,
                              kwargs={"C": centers}, label="KMeans.fit")
+            rows = [data.X, labels] + ([] if data.w is None else [data.w])
+            inertia = row_reduce(K.labelled_inertia, K.add_all, None, rows, dtype=object,
+                                 kwargs={"C": centers}, label="KMeans.fit")
             if n_init == 1:  # the labels come with the inertia, in the same graph
                 _session.execute(inertia, labels)
             if best is None or inertia.fetch() < best[0]:
