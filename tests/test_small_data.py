@@ -73,11 +73,11 @@ def test_narrow_stage_levels_share_the_cpus():
     assert cpus_per_subtask(stage.specs, 1) == [1] * len(stage.specs)
 
 
-def _stored_stage(cpus, **options):
-    x = mt.ones((2000, 1000), chunk_size=(250, 1000))  # 8 stored chunks, 16 MB
+def _stored_stage(cpus, rows=2000, one_node=False, **options):
+    x = mt.ones((rows, 1000), chunk_size=(rows // 8, 1000))  # 8 stored chunks (2000 rows: 16 MB)
     stored = {c.key for c in LocalExecutor().tile(x.data).flat}
     with mr.config.using(options):
-        return plan_stage(LocalExecutor().tile((x + 1).sum().data).flat, stored, cpus)
+        return plan_stage(LocalExecutor().tile((x + 1).sum().data).flat, stored, cpus, one_node=one_node)
 
 
 def test_small_stage_over_stored_chunks_runs_as_one_lane_per_cpu():
@@ -93,6 +93,15 @@ def test_small_stage_over_stored_chunks_runs_as_one_lane_per_cpu():
 def test_small_stage_under_the_lane_bound_or_on_one_cpu_is_one_subtask():
     assert _stored_stage(2, small_data_lane_bytes=64 * 2**20).path.startswith("small data: one subtask")
     assert _stored_stage(1).path.startswith("small data: one subtask")
+
+
+def test_stored_inputs_past_the_bound_use_lanes_only_on_one_node():
+    # 160 MB stored, a few KB computed: no locality to lose on one node, lanes of 80 MB
+    stage = _stored_stage(2, rows=20_000, one_node=True)
+    assert "2 lanes" in stage.path and "153 MiB stored on this one node" in stage.path
+    assert _stored_stage(2, rows=20_000).path.startswith("distributed")
+    assert _stored_stage(2, rows=20_000, one_node=True,
+                         small_data_bytes=64 * 2**20).path.startswith("distributed")  # 80 MB a lane
 
 
 def test_lanes_on_ray_give_the_answer_in_two_rounds(session):
@@ -133,3 +142,12 @@ def test_explain_names_the_path():
     assert mr.explain(a + 1, show=False).path.startswith("small data: whole-array chunks")
     big = mt.ones((8000, 8000), chunk_size=1000)
     assert mr.explain(big + 1, show=False).path.startswith("distributed")
+
+
+def test_lanes_are_contiguous_runs_of_similar_bytes():
+    from mars_on_ray.core.small_data import _even_runs
+
+    assert _even_runs(list(range(9)), [1.0] * 9, 2) == [[0, 1, 2, 3, 4], [5, 6, 7, 8]]
+    assert _even_runs(list(range(16)), [1.0] * 8 + [3.0] * 8, 2) == [list(range(11)), list(range(11, 16))]
+    assert _even_runs([0, 1, 2], [10.0, 1.0, 1.0], 2) == [[0], [1, 2]]
+    assert _even_runs([0, 1, 2], [0.0, 0.0, 0.0], 3) == [[0], [1], [2]]  # sizes unknown: by count

@@ -72,11 +72,13 @@ def _itemsize(dtype) -> int:
     return _OBJECT_BYTES if dtype == object or size is None else int(size)
 
 
-def peak_bytes(steps: list[Step], chunks: dict[str, ChunkData], targets: set[str]) -> float | None:
+def peak_bytes(steps: list[Step], chunks: dict[str, ChunkData], targets: set[str],
+               count_inputs: bool = True) -> float | None:
     """Peak live bytes of ``steps`` run in order in one subtask; None when a size is unknown.
 
     An output of unknown size counts as its largest input (a reduction's partial is smaller);
-    inputs read from storage are live from the start.
+    inputs read from storage are live from the start (``count_inputs=False``: not counted,
+    the bytes computed only).
     """
     sizes: dict[str, float] = {}
 
@@ -98,7 +100,7 @@ def peak_bytes(steps: list[Step], chunks: dict[str, ChunkData], targets: set[str
         size = size_of(key)
         if size is None:
             return None
-        live += size
+        live += size if count_inputs else 0.0
     peak = live
     last_use = {k: i for i, s in enumerate(steps) for k in s.inputs}
     for i, step in enumerate(steps):
@@ -109,8 +111,17 @@ def peak_bytes(steps: list[Step], chunks: dict[str, ChunkData], targets: set[str
                     return None
                 live += size
         peak = max(peak, live)
-        live -= sum(sizes[k] for k in set(step.inputs) if last_use[k] == i and k not in targets)
+        live -= sum(sizes[k] for k in set(step.inputs)
+                    if last_use[k] == i and k not in targets and (count_inputs or k not in external))
     return peak
+
+
+def input_bytes(steps: list[Step], chunks: dict[str, ChunkData]) -> float | None:
+    """Bytes of the inputs ``steps`` read from storage; None when a size is unknown."""
+    produced = {k for s in steps for k in s.outputs if k is not None}
+    sizes = [chunk_nbytes(chunks[k]) if k in chunks else None
+             for k in dict.fromkeys(k for s in steps for k in s.inputs if k not in produced)]
+    return None if None in sizes else float(sum(sizes))
 
 
 def single_subtask(steps: list[Step], targets: set[str]) -> SubtaskSpec:
@@ -122,11 +133,12 @@ def single_subtask(steps: list[Step], targets: set[str]) -> SubtaskSpec:
     return SubtaskSpec(steps, inputs, outputs, _release_plan(steps, outputs))
 
 
-def lane_subtasks(steps: list[Step], targets: set[str], cpus: int
+def lane_subtasks(steps: list[Step], targets: set[str], cpus: int, chunks: dict[str, ChunkData]
                   ) -> tuple[list[SubtaskSpec], SubtaskSpec | None] | None:
     """The stage as up to ``cpus`` lanes of independent work (contiguous runs of the fused
-    subtasks reading no other subtask's output) and a tail subtask with every other step (None
-    if there are none); None when fewer than two pieces are independent."""
+    subtasks reading no other subtask's output, of similar input bytes) and a tail subtask
+    with every other step (None if there are none); None when fewer than two pieces are
+    independent."""
     specs = fuse(steps, targets)
     produced = {k for s in specs for k in s.output_keys}
     first = [s for s in specs if not any(k in produced for k in s.input_keys)]
@@ -137,11 +149,30 @@ def lane_subtasks(steps: list[Step], targets: set[str], cpus: int
     order = {id(step): i for i, step in enumerate(steps)}
     tail_steps.sort(key=lambda step: order[id(step)])
     tail_reads = {k for step in tail_steps for k in step.inputs}
-    n = min(cpus, len(first))
-    lanes = [first[len(first) * i // n:len(first) * (i + 1) // n] for i in range(n)]
+    lanes = _even_runs(first, [_spec_bytes(s, chunks) for s in first], min(cpus, len(first)))
     lane_specs = [single_subtask([step for s in lane for step in s.steps], targets | tail_reads)
                   for lane in lanes]
     return lane_specs, (single_subtask(tail_steps, targets) if tail_steps else None)
+
+
+def _spec_bytes(spec: SubtaskSpec, chunks: dict[str, ChunkData]) -> float:
+    """Bytes a subtask reads and makes (unknown sizes count as none): its share of work."""
+    keys = spec.input_keys + [k for s in spec.steps for k in s.outputs if k is not None]
+    return float(sum(chunk_nbytes(chunks[k]) or 0.0 for k in keys if k in chunks))
+
+
+def _even_runs(items: list, sizes: list[float], n: int) -> list[list]:
+    """``items`` cut into ``n`` non-empty contiguous runs of similar total size."""
+    weights = sizes if sum(sizes) else [1.0] * len(items)
+    total, runs, acc, start = sum(weights), [], 0.0, 0
+    for i, w in enumerate(weights):
+        acc += w
+        left = len(items) - i - 1  # items after this one
+        if len(runs) < n - 1 and (acc >= total * (len(runs) + 1) / n or left == n - 1 - len(runs)):
+            runs.append(items[start:i + 1])
+            start = i + 1
+    runs.append(items[start:])
+    return runs
 
 
 def is_small(peak: float | None) -> bool:
@@ -172,8 +203,9 @@ class StagePlan:
 
 
 def plan_stage(chunks: list[ChunkData], stored: set[str], cpus: int,
-               small_data: bool = True) -> StagePlan | None:
-    """The subtasks computing ``chunks`` (``stored`` keys are inputs); None if nothing to do."""
+               small_data: bool = True, one_node: bool = False) -> StagePlan | None:
+    """The subtasks computing ``chunks`` (``stored`` keys are inputs); None if nothing to do.
+    ``one_node``: the cluster is this one node (no data locality to keep)."""
     steps = build_steps(chunks, stored)
     if not steps:
         return None
@@ -181,13 +213,9 @@ def plan_stage(chunks: list[ChunkData], stored: set[str], cpus: int,
     if small_data and len(steps) > 1 and options.small_data_bytes:
         nodes = {c.key: c for c in topo_order(chunks, stop=lambda c: c.key in stored)}
         peak = peak_bytes(steps, nodes, targets)
-        if is_small(peak) and peak >= options.small_data_lane_bytes and cpus > 1:
-            split = lane_subtasks(steps, targets, cpus)
-            if split is not None:
-                lanes, tail = split
-                return StagePlan(lanes + ([tail] if tail else []), [1] * len(lanes) + [cpus] * bool(tail),
-                                 f"small data: {len(lanes)} lanes of 1 CPU{' then their combine' * bool(tail)}, "
-                                 f"about {peak / 2**20:.1f} MiB at its peak (<= options.small_data_bytes)")
+        lanes = _lanes_plan(steps, nodes, targets, cpus, peak, one_node)
+        if lanes is not None:
+            return lanes
         if is_small(peak):
             return StagePlan([single_subtask(steps, targets)], [cpus],
                              f"small data: one subtask with {cpus} CPU(s), about "
@@ -197,3 +225,27 @@ def plan_stage(chunks: list[ChunkData], stored: set[str], cpus: int,
         why = "one step" if len(steps) <= 1 else "small-data path off"
     specs = fuse(steps, targets)
     return StagePlan(specs, cpus_per_subtask(specs, cpus), f"distributed: {len(specs)} subtasks ({why})")
+
+
+def _lanes_plan(steps, nodes, targets, cpus, peak, one_node) -> StagePlan | None:
+    """Lanes for a small stage of at least ``options.small_data_lane_bytes``; on a one-node
+    cluster also for a stage whose computed data is small though its stored inputs are not
+    (up to ``small_data_bytes`` of them per lane: a lane's inputs are pinned together)."""
+    if cpus < 2 or peak is None or peak < options.small_data_lane_bytes:
+        return None
+    why = f"about {peak / 2**20:.1f} MiB at its peak (<= options.small_data_bytes)"
+    if not is_small(peak):
+        if not one_node:
+            return None
+        computed = peak_bytes(steps, nodes, targets, count_inputs=False)
+        inputs = input_bytes(steps, nodes)
+        if not is_small(computed) or inputs is None or inputs > cpus * options.small_data_bytes:
+            return None
+        why = (f"about {computed / 2**20:.1f} MiB computed at its peak (<= options.small_data_bytes) "
+               f"over {inputs / 2**20:.0f} MiB stored on this one node")
+    split = lane_subtasks(steps, targets, cpus, nodes)
+    if split is None:
+        return None
+    lanes, tail = split
+    return StagePlan(lanes + ([tail] if tail else []), [1] * len(lanes) + [cpus] * bool(tail),
+                     f"small data: {len(lanes)} lanes of 1 CPU{' then their combine' * bool(tail)}, {why}")

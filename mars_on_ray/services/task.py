@@ -240,7 +240,8 @@ class TaskService(Service):
         if options.checkpoint:
             await self._load_checkpointed(state, chunks, set(stored))
         started = time.perf_counter()
-        stage = await asyncio.to_thread(plan_stage, chunks, state.made | set(stored), state.node_cpus)
+        stage = await asyncio.to_thread(plan_stage, chunks, state.made | set(stored), state.node_cpus,
+                                        one_node=state.cluster_cpus == state.node_cpus)
         if stage is not None:
             state.stages += 1
             state.paths.append(stage.path)
