@@ -4,7 +4,7 @@ import pandas as pd
 import pytest
 
 import mars_on_ray.dataframe as md
-from mars_on_ray.config import options
+from mars_on_ray.config import options, using
 from mars_on_ray.core.local import LocalExecutor
 from mars_on_ray.core.shuffle import hash_partition
 from mars_on_ray.dataframe.groupby import ShuffleMap
@@ -228,7 +228,41 @@ def test_sorted_shuffle_keeps_one_chunk_per_key_range(df):
         assert LocalExecutor().tile(median.data).chunks.shape[0] == 8
         assert_eq(median, df.groupby("k2", as_index=False)["w"].median())
         unsorted = m.groupby("k", sort=False).sum()
-        assert LocalExecutor().tile(unsorted.data).chunks.shape[0] == 1
+        assert LocalExecutor().tile(unsorted.data).chunks.shape[0] == 8  # ranges of first appearance
         assert_eq(unsorted, df.groupby("k", sort=False).sum())
     finally:
         options.groupby_tree_max_groups = old
+
+
+@pytest.mark.parametrize("as_index", [True, False])
+@pytest.mark.parametrize("by", ["k", ["s", "k"]])
+def test_unsorted_groupby_with_many_groups_is_not_gathered_into_one_chunk(by, as_index):
+    # regression: sort=False (or keys that do not range-partition) hash-shuffled the groups,
+    # then concatenated every reducer into one chunk to restore the order of first appearance
+    rs = np.random.RandomState(5)
+    n = 20_000
+    k = rs.randint(0, 5000, n).astype(float)
+    k[rs.rand(n) < 0.05] = np.nan
+    pdf = pd.DataFrame({"k": k, "s": rs.randint(0, 40, n).astype(str), "v": rs.rand(n),
+                        "t": rs.randint(0, 9, n).astype(str)})
+    with using({"groupby_tree_max_groups": 100}):
+        m = md.DataFrame(pdf, chunk_size=2999)
+        for dropna in (True, False):
+            for func in ({"v": ["sum", "mean"], "t": "last"}, {"v": "median", "t": "nunique"}):
+                result = m.groupby(by, sort=False, as_index=as_index, dropna=dropna).agg(func)
+                assert LocalExecutor().tile(result.data).chunks.shape[0] == 7
+                assert_eq(result, pdf.groupby(by, sort=False, as_index=as_index, dropna=dropna).agg(func))
+
+
+def test_hash_shuffle_of_groups_with_missing_values_in_several_keys():
+    # regression: pandas' hash of a MultiIndex with a missing level value raises
+    # "Categorical categories cannot be null"
+    keys = pd.MultiIndex.from_arrays([["a", "b", "a"], [1.0, np.nan, 3.0]])
+    assert len(hash_partition(pd.Series([1, 2, 3], index=keys), 4)) == 4
+    pdf = pd.DataFrame({"a": ["x", "y", None, "x"] * 50, "b": [1.0, np.nan, 2.0, np.nan] * 50,
+                        "v": np.arange(200.0)})
+    with using({"groupby_tree_max_groups": 0}):
+        m = md.DataFrame(pdf, chunk_size=37)
+        for sort in (True, False):
+            assert_eq(m.groupby(["a", "b"], dropna=False, sort=sort)["v"].first(),
+                      pdf.groupby(["a", "b"], dropna=False, sort=sort)["v"].first())

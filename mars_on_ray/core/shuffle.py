@@ -9,7 +9,9 @@ import pandas as pd
 
 def partition_codes(keys: pd.Index | pd.Series | pd.DataFrame, n: int) -> np.ndarray:
     """The partition (0..n-1) of each row, from a stable hash of its key(s)."""
-    if isinstance(keys, pd.Index):
+    if isinstance(keys, pd.MultiIndex):  # the same hashes; pandas' own fails on missing levels
+        hashed = pd.util.hash_pandas_object(keys.to_frame(index=False), index=False)
+    elif isinstance(keys, pd.Index):
         hashed = pd.util.hash_pandas_object(keys)
     else:
         hashed = pd.util.hash_pandas_object(keys, index=False)
