@@ -4,7 +4,9 @@ Aggregations with mergeable partials (sum, count, mean, min, max, size, prod, fi
 aggregated per chunk first; tiling runs that stage, and when one partial holds more than
 ``options.groupby_tree_max_groups`` groups it shuffles them (by sampled key ranges when
 the result is sorted on one key, so each reducer's output is a result chunk in order; by hash
-otherwise, then one chunk restores pandas' group order) instead of a tree combine. Any other
+otherwise: with ``sort=False`` the reduced groups are then range-partitioned by their first
+appearance, one result chunk per range; sorted on several keys, one chunk restores pandas'
+order) instead of a tree combine. Any other
 aggregation shuffles the rows by key hash and runs pandas' own groupby on whole groups.
 """
 from __future__ import annotations
@@ -50,6 +52,8 @@ class GroupByAgg(Operand):
             return self._combine(values)
         if self.stage == "final":
             return self._finish(self._combine(values))
+        if self.stage == "concat":  # reduced groups of one first-appearance range
+            return _concat(values)
         if self.stage == "finish":  # one key range of a range-partitioned result
             res = self._finish(values[0])
             if self.offset is not None:
@@ -125,7 +129,7 @@ class GroupByAgg(Operand):
             if n_groups > options.groupby_tree_max_groups or at_most > options.chunk_store_limit:
                 if self.sort and _rangeable(out.inputs[0].meta, self.by):
                     return (yield from self._tile_range(out, partials))
-                return self._tile_shuffle(out, partials)
+                return (yield from self._tile_shuffle(out, partials))
         return self._tile_tree(out, partials)
 
     def _tile_tree(self, out, level):
@@ -140,7 +144,22 @@ class GroupByAgg(Operand):
         received = exchange([(ShuffleMap(n_reducers=n, label=self.label), [p]) for p in partials], n, self.label)
         reducers = [ChunkData(self.new(stage="combine"), received[j],
                               (math.nan, len(self.partials)), None, (j, 0)) for j in range(n)]
-        return self._result(out, "gather", reducers)
+        if self.sort:  # several keys: one chunk sorts them
+            return self._result(out, "gather", reducers)
+        return (yield from self._tile_by_appearance(out, reducers))
+
+    def _tile_by_appearance(self, out, reducers):
+        """sort=False: the reduced groups shuffled by ranges of their first appearance (the
+        order partial), so range j's groups all came before range j+1's."""
+        n, width = len(reducers), len(self.partials)
+        order = f"p{width - 1}"
+        samples = [ChunkData(KeySample(column=order), [r], (math.nan,), None, (i,)) for i, r in enumerate(reducers)]
+        bounds = ChunkData(Boundaries(n=n), samples, (math.nan,), None, (0,))
+        op = ShuffleMap(n_reducers=n, ranged=True, column=order, label=self.label)
+        received = exchange([(op, [r, bounds]) for r in reducers], n, self.label)
+        ranges = [ChunkData(self.new(stage="concat"), received[j], (math.nan, width), None, (j, 0))
+                  for j in range(n)]
+        return (yield from _range_result(self, out, ranges))
 
     def _tile_range(self, out, partials):
         """Shuffle by key ranges (from sampled keys): reducer j's groups all sort before
@@ -182,16 +201,23 @@ _ORDER_COL = "__mars_order__"
 
 class GroupByApply(Operand):
     """Any pandas aggregation: rows are hash-shuffled by key, each reducer runs pandas' own
-    groupby on whole groups (``stage='apply'``), and one chunk puts the groups in order
-    (``'gather'``)."""
+    groupby on whole groups (``stage='apply'``); with ``sort=False`` the groups are then
+    range-partitioned by first appearance (``'concat'``, ``'finish'``), sorted on several
+    keys one chunk puts them in order (``'gather'``)."""
 
     _params = ("by", "sort", "dropna", "observed", "selection", "func", "func_kwargs", "size",
                "as_index", "index_names", "result_meta", "stage", "with_order", "offset")
     offset = None
+    with_order = False
 
     def execute(self, *values):
+        if self.stage == "concat":  # reduced groups of one first-appearance range
+            return _concat(values)
         if self.stage == "finish":  # one key range of a range-partitioned result
-            res = _conform(values[0], self.result_meta.value, self.as_index, self.index_names)
+            res = _concat(values)
+            if self.with_order:  # a range of first appearances: the groups in that order
+                res = res.sort_index(level=0, kind="stable", sort_remaining=False).droplevel(0)
+            res = _conform(res, self.result_meta.value, self.as_index, self.index_names)
             if self.offset is not None:
                 res.index = pd.RangeIndex(self.offset, self.offset + len(res))
             return res
@@ -231,12 +257,26 @@ class GroupByApply(Operand):
                                  for i, c in enumerate(chunks)], n, self.label)
             reducers = [ChunkData(self.new(stage="apply", with_order=not self.sort),
                                   received[j], shape, None, (j, 0)) for j in range(n)]
+            if not self.sort:
+                return (yield from self._tile_by_appearance(out, reducers))
         meta = out.meta
         gather = self.new(stage="gather", with_order=len(reducers) > 1 and not self.sort)
         shape = (math.nan, len(meta.columns)) if isinstance(meta, pd.DataFrame) else (math.nan,)
         index = (0, 0) if isinstance(meta, pd.DataFrame) else (0,)
         return rows_grid([ChunkData(gather, reducers, shape, meta, index)], meta)
 
+
+    def _tile_by_appearance(self, out, reducers):
+        """sort=False: the reducers' groups shuffled by ranges of their first appearance (their
+        index's level 0), so range j's groups all came before range j+1's."""
+        n = len(reducers)
+        samples = [ChunkData(KeySample(level=0), [r], (math.nan,), None, (i,)) for i, r in enumerate(reducers)]
+        bounds = ChunkData(Boundaries(n=n), samples, (math.nan,), None, (0,))
+        op = ShuffleMap(n_reducers=n, ranged=True, level=0, label=self.label)
+        received = exchange([(op, [r, bounds]) for r in reducers], n, self.label)
+        ranges = [ChunkData(self.new(stage="concat"), received[j], (math.nan, math.nan), None, (j, 0))
+                  for j in range(n)]
+        return (yield from _range_result(self.new(with_order=True), out, ranges))
 
     def _tile_range(self, out, chunks):
         """Rows shuffled by sampled key ranges: one ordered result chunk per reducer."""
@@ -309,10 +349,12 @@ class _Meta:
 
 class ShuffleMap(Operand):
     """Split one partial result by its group keys into ``n_reducers`` pieces: by hash, or
-    (``ranged``) by the key ranges of a boundaries input."""
+    (``ranged``) by the key ranges of a boundaries input (of its ``column`` if given)."""
 
-    _params = ("n_reducers", "ranged")
+    _params = ("n_reducers", "ranged", "column", "level")
     ranged = False
+    column = None
+    level = None
     fusable = False
 
     @property
@@ -321,18 +363,27 @@ class ShuffleMap(Operand):
 
     def execute(self, partial, bounds=None):
         if self.ranged:
-            return split_by_codes(partial, range_codes(partial.index, bounds), self.n_reducers)
+            codes = range_codes(_keys_of(partial, self.column, self.level), bounds)
+            return split_by_codes(partial, codes, self.n_reducers)
         return hash_partition(partial, self.n_reducers)
 
 
 class KeySample(Operand):
-    """A few evenly spaced distinct keys of one chunk: its index, or its ``column``."""
+    """A few evenly spaced distinct keys of one chunk: its index (or one ``level`` of it),
+    or its ``column``."""
 
-    _params = ("column",)
+    _params = ("column", "level")
     column = None
+    level = None
 
     def execute(self, chunk):
-        return sample_keys(chunk.index if self.column is None else chunk[self.column])
+        return sample_keys(_keys_of(chunk, self.column, self.level))
+
+
+def _keys_of(chunk, column, level):
+    if column is not None:
+        return chunk[column]
+    return chunk.index if level is None else chunk.index.get_level_values(level)
 
 
 class Boundaries(Operand):
