@@ -75,3 +75,22 @@ def test_two_rounds_make_far_fewer_pieces_than_mappers_times_reducers(frames, mo
     assert packed == n * -(-n // group)  # each mapper: one object per group of reducers
     assert regrouped == blocks * n  # each reducer: one input per block of mappers
     assert packed + regrouped < n * n / 4
+
+
+def test_key_statistics_row_groupby_and_pivot_shuffles_in_both_exchanges(frames, rounds, monkeypatch):
+    # unique / duplicates / value_counts, groupby transform-like methods and pivot_table
+    # exchanged m x n pieces directly whatever their number
+    left, _ = frames
+    monkeypatch.setattr(options, "groupby_tree_max_groups", 0)  # key statistics by shuffle
+    ml = md.DataFrame(left, chunk_size=97)
+    assert_eq(ml.drop_duplicates(["k", "s"], keep="last"), left.drop_duplicates(["k", "s"], keep="last"))
+    assert_eq(ml.duplicated("g", keep=False), left.duplicated("g", keep=False))
+    assert_eq(ml["g"].value_counts(dropna=False), left["g"].value_counts(dropna=False))
+    assert_eq(ml["k"].unique(), left["k"].unique())
+    assert LocalExecutor().compute(ml["g"].nunique().data)[0] == left["g"].nunique()
+    assert_eq(ml.groupby("k")["v"].rank(), left.groupby("k")["v"].rank())
+    assert_eq(ml.groupby(["s", "k"]).cumcount(), left.groupby(["s", "k"]).cumcount())
+    assert_eq(ml.pivot_table(index="k", columns="s", values="v", aggfunc="sum"),
+              left.pivot_table(index="k", columns="s", values="v", aggfunc="sum"))
+    packed, _ = _pieces(ml.drop_duplicates("k"))
+    assert (packed > 0) == (rounds == "two_rounds")

@@ -20,6 +20,7 @@ import pandas as pd
 
 from ..core.entity import ChunkData
 from ..core.operand import Operand
+from ..core.exchange import exchange
 from ..core.shuffle import hash_partition, split_by_codes
 from ..core.tokenize import tokenize
 from .blockwise import row_chunks, rows_grid
@@ -193,29 +194,25 @@ class GroupByRows(Operand):
     def tile(self, ctx, out):
         chunks = row_chunks(ctx[out.inputs[0]])
         n, unknown = len(chunks), (math.nan, math.nan)
-        mapped = []
-        for i, c in enumerate(chunks):
-            op = OrderedShuffle(by=self.by if self.key is None else (_KEY,), n=n, base=i << 32,
-                                label=self.label)
-            mapped.append([ChunkData(op, [c], unknown, None, (i, 0), j) for j in range(n)])
+        by = self.by if self.key is None else (_KEY,)
+        received = exchange([(OrderedShuffle(by=by, n=n, base=i << 32, label=self.label), [c])
+                             for i, c in enumerate(chunks)], n, self.label)
         meta = out.meta
         if self.grouped:
-            reducers = [ChunkData(self.new(stage="apply", n=n), [m[j] for m in mapped], unknown,
-                                  None, (j, 0)) for j in range(n)]
+            reducers = [ChunkData(self.new(stage="apply", n=n), received[j], unknown, None, (j, 0))
+                        for j in range(n)]
             shape = (math.nan, len(meta.columns)) if isinstance(meta, pd.DataFrame) else (math.nan,)
             gather = ChunkData(self.new(stage="gather"), reducers, shape, meta, _idx(meta, 0))
             return rows_grid([gather], meta)
-        reducers = []
-        for j in range(n):
-            op = self.new(stage="apply", n=n, seed=_seed(self.seed, j))
-            reducers.append([ChunkData(op, [m[j] for m in mapped], unknown, None, (j, 0), i)
-                             for i in range(n)])
+        # each reducer sends every row back to the chunk it came from
+        back = exchange([(self.new(stage="apply", n=n, seed=_seed(self.seed, j)), received[j])
+                         for j in range(n)], n, self.label)
         result = []
         for i, c in enumerate(chunks):
             rows = c.shape[0] if self.how not in _SUBSET else math.nan
             shape = (rows, len(meta.columns)) if isinstance(meta, pd.DataFrame) else (rows,)
             index = ChunkData(RowIndex(label=self.label), [c], (c.shape[0],), None, (i,))
-            inputs = [r[i] for r in reducers] + [index]
+            inputs = back[i] + [index]
             result.append(ChunkData(self.new(stage="gather"), inputs, shape, meta, _idx(meta, i)))
         return rows_grid(result, meta)
 

@@ -13,6 +13,7 @@ import warnings
 import pandas as pd
 
 from ..core.entity import ChunkData
+from ..core.exchange import exchange
 from ..core.operand import Operand
 from .blockwise import row_chunks, rows_grid
 from .core import DataFrame, methods, new_frame
@@ -80,12 +81,10 @@ class PivotTable(Operand):
     def tile(self, ctx, out):
         chunks = row_chunks(ctx[out.inputs[0]])
         n, unknown = len(chunks), (math.nan, math.nan)
-        mapped = []
-        for i, c in enumerate(chunks):
-            op = RowShuffleMap(by=self.index, n_reducers=n, label=self.label)
-            mapped.append([ChunkData(op, [c], unknown, None, (i, 0), j) for j in range(n)] if n > 1 else [c])
+        op = RowShuffleMap(by=self.index, n_reducers=n, label=self.label)
+        received = exchange([(op, [c]) for c in chunks], n, self.label) if n > 1 else [chunks]
         reducers = [ChunkData(PivotRows(kwargs=self.kwargs, stage="reduce", label=self.label),
-                              [m[j] for m in mapped], unknown, None, (j, 0)) for j in range(n)]
+                              received[j], unknown, None, (j, 0)) for j in range(n)]
         gather = PivotRows(kwargs=self.kwargs, stage="gather", label=self.label)
         meta = out.meta
         return rows_grid([ChunkData(gather, reducers, (math.nan, len(meta.columns)), meta, (0, 0))], meta)

@@ -18,6 +18,7 @@ import pandas as pd
 from ..config import options
 from ..core.entity import ChunkData, Tiled, chunk_grid
 from ..core.operand import Operand
+from ..core.exchange import exchange
 from ..core.shuffle import partition_codes, split_by_codes
 from ..tensor.core import Tensor, new_tensor
 from .blockwise import chunk_shape, concat_values, row_chunks, rows_grid, sample_of
@@ -140,14 +141,15 @@ class KeyStats(Operand):
         return _FINALS[stage](self, _combine(list(values)))
 
     def _reply(self, pieces):
-        """Each piece's rows with the global statistics of their keys (one groupby)."""
-        cat = pd.concat(pieces, ignore_index=True)
+        """The received rows with the global statistics of their keys (one groupby), split
+        back to the chunks they came from (a chunk's positions are its index << 32)."""
+        cat = pd.concat(pieces, ignore_index=True) if len(pieces) > 1 else pieces[0]
+        origin = cat[_FIRST].to_numpy() >> 32
         g = _groupby(cat, cat.shape[1] - 3)
         cat = cat.assign(**{_FIRST: g[_FIRST].transform("min"), _LAST: g[_LAST].transform("max"),
                             _COUNT: g[_COUNT].transform("sum")})
-        cuts = np.cumsum([0] + [len(p) for p in pieces])
-        out = tuple(cat.iloc[a:b] for a, b in zip(cuts[:-1], cuts[1:]))
-        return out if len(out) > 1 else out[0]
+        out = split_by_codes(cat, origin, self.n)
+        return out if self.n > 1 else out[0]
 
     def _rows(self, value, table):
         """The chunk's rows decided by the statistics of their keys (``what``)."""
@@ -203,17 +205,15 @@ def key_tables(op: KeyStats, ctx, node):
     return chunks, partials, tables, shuffled
 
 
-def _split(op, partials):
+def _exchanged(op, partials) -> list[list[ChunkData]]:
+    """Per reducer (one per partial), its pieces of every partial, split by key hash."""
     n = len(partials)
-    return [[ChunkData(op.new(stage="split", n=n), [p], (math.nan, math.nan), None, (i, 0), j)
-             for j in range(n)] for i, p in enumerate(partials)]
+    return exchange([(op.new(stage="split", n=n), [p]) for p in partials], n, op.label)
 
 
 def _shuffled(op, partials):
-    mapped = _split(op, partials)
-    n = len(partials)
-    return [ChunkData(op.new(stage="combine"), [m[j] for m in mapped], (math.nan, math.nan), None, (j, 0))
-            for j in range(n)]
+    return [ChunkData(op.new(stage="combine"), inputs, (math.nan, math.nan), None, (j, 0))
+            for j, inputs in enumerate(_exchanged(op, partials))]
 
 
 def with_offsets(op, chunks, meta):
@@ -230,12 +230,10 @@ class Duplicates(KeyStats):
     def tile(self, ctx, out):
         meta = out.meta
         chunks, partials, tables, shuffled = yield from key_tables(self, ctx, out.inputs[0])
-        if shuffled:
+        if shuffled:  # each reducer sends its keys' statistics back to the chunks they came from
             n = len(chunks)
-            mapped = _split(self, partials)
-            replies = [[ChunkData(self.new(stage="reply", n=n), [m[j] for m in mapped], (math.nan, math.nan),
-                                  None, (j, 0), i) for i in range(n)] for j in range(n)]
-            per_chunk = [[replies[j][i] for j in range(n)] for i in range(n)]
+            received = _exchanged(self, partials)
+            per_chunk = exchange([(self.new(stage="reply", n=n), received[j]) for j in range(n)], n, self.label)
         else:
             per_chunk = [tables] * len(chunks)
         rows = (lambda c: c.shape[0]) if self.what == "duplicated" else (lambda c: math.nan)
