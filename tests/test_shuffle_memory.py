@@ -38,3 +38,7 @@ def test_shuffle_reducers_of_a_thousand_chunks_hold_about_two_chunks(session, mo
     expected = pdf.groupby("g")["v"].sum()
     got = sums.fetch()
     assert got.index.equals(expected.index) and np.allclose(got.to_numpy(), expected.to_numpy())
+    unsorted = m.groupby("g", sort=False)["v"].sum()  # hash shuffle, then first-appearance ranges
+    unsorted.execute()
+    assert _peak(session) <= 2.2 * chunk
+    pd.testing.assert_series_equal(unsorted.fetch(), pdf.groupby("g", sort=False)["v"].sum())
