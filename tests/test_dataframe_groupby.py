@@ -235,10 +235,10 @@ def test_sorted_shuffle_keeps_one_chunk_per_key_range(df):
 
 
 @pytest.mark.parametrize("as_index", [True, False])
-@pytest.mark.parametrize("by", ["k", ["s", "k"]])
-def test_unsorted_groupby_with_many_groups_is_not_gathered_into_one_chunk(by, as_index):
-    # regression: sort=False (or keys that do not range-partition) hash-shuffled the groups,
-    # then concatenated every reducer into one chunk to restore the order of first appearance
+@pytest.mark.parametrize("by,sort", [("k", False), (["s", "k"], False), (["s", "k"], True)])
+def test_unsorted_groupby_with_many_groups_is_not_gathered_into_one_chunk(by, sort, as_index):
+    # regression: sort=False (or keys that do not range-partition as one column) hash-shuffled
+    # the groups, then concatenated every reducer into one chunk to put them in pandas' order
     rs = np.random.RandomState(5)
     n = 20_000
     k = rs.randint(0, 5000, n).astype(float)
@@ -249,9 +249,9 @@ def test_unsorted_groupby_with_many_groups_is_not_gathered_into_one_chunk(by, as
         m = md.DataFrame(pdf, chunk_size=2999)
         for dropna in (True, False):
             for func in ({"v": ["sum", "mean"], "t": "last"}, {"v": "median", "t": "nunique"}):
-                result = m.groupby(by, sort=False, as_index=as_index, dropna=dropna).agg(func)
-                assert LocalExecutor().tile(result.data).chunks.shape[0] == 7
-                assert_eq(result, pdf.groupby(by, sort=False, as_index=as_index, dropna=dropna).agg(func))
+                result = m.groupby(by, sort=sort, as_index=as_index, dropna=dropna).agg(func)
+                assert LocalExecutor().tile(result.data).chunks.shape[0] > 1
+                assert_eq(result, pdf.groupby(by, sort=sort, as_index=as_index, dropna=dropna).agg(func))
 
 
 def test_hash_shuffle_of_groups_with_missing_values_in_several_keys():
@@ -266,3 +266,22 @@ def test_hash_shuffle_of_groups_with_missing_values_in_several_keys():
         for sort in (True, False):
             assert_eq(m.groupby(["a", "b"], dropna=False, sort=sort)["v"].first(),
                       pdf.groupby(["a", "b"], dropna=False, sort=sort)["v"].first())
+
+
+@pytest.mark.parametrize("observed", [True, False])
+def test_categorical_keys_through_a_shuffle_list_each_category_once(observed):
+    # regression: with observed=False every reducer of the shuffle listed the unobserved
+    # categories, so the result repeated them (and as_index=False on several keys failed)
+    rs = np.random.RandomState(2)
+    n = 3000
+    cats = pd.Categorical(rs.choice(list("qwertyuiop"), n), categories=list("zyxwvutsrqponmlkjihgfedcba"))
+    pdf = pd.DataFrame({"c": cats, "k": rs.randint(0, 300, n), "v": rs.rand(n),
+                        "d": pd.to_datetime(rs.randint(0, 50, n), unit="D")})
+    with using({"groupby_tree_max_groups": 0}):
+        m = md.DataFrame(pdf, chunk_size=333)
+        assert_eq(m.groupby("c", observed=observed).v.sum(), pdf.groupby("c", observed=observed).v.sum())
+        assert_eq(m.groupby(["c", "k"], observed=observed).v.median(),
+                  pdf.groupby(["c", "k"], observed=observed).v.median())
+        assert_eq(m.groupby(["k", "c"], observed=observed, as_index=False).v.mean(),
+                  pdf.groupby(["k", "c"], observed=observed, as_index=False).v.mean())
+        assert_eq(m.groupby(["d", "k"]).v.max(), pdf.groupby(["d", "k"]).v.max())

@@ -71,11 +71,13 @@ def test_monotonic_on_ray(df):
     assert_eq(m.sort_index(ascending=False).index.is_monotonic_decreasing, True)
 
 
-def test_unsorted_groupby_shuffles_on_ray(df, monkeypatch):
-    # sort=False: groups range-partitioned by first appearance, one result chunk per range
+def test_unsorted_and_multi_key_groupby_shuffles_on_ray(df, monkeypatch):
+    # sort=False: groups range-partitioned by first appearance, one result chunk per range;
+    # sorted on several keys: the reduced groups range-partitioned as sort_index does
     monkeypatch.setattr(options, "groupby_tree_max_groups", 0)
     m = md.DataFrame(df, chunk_size=47)
     assert_eq(m.groupby("k", sort=False).agg({"v": ["sum", "max"]}), df.groupby("k", sort=False).agg({"v": ["sum", "max"]}))
     assert_eq(m.groupby("s", sort=False, as_index=False)["v"].median(),
               df.groupby("s", sort=False, as_index=False)["v"].median())
     assert_eq(m.groupby("k")["v"].rank(), df.groupby("k")["v"].rank())
+    assert_eq(m.groupby(["s", "k"]).agg({"v": ["sum", "median"]}), df.groupby(["s", "k"]).agg({"v": ["sum", "median"]}))

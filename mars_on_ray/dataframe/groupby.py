@@ -25,6 +25,8 @@ from ..core.shuffle import hash_partition, pick_boundaries, range_codes, sample_
 from .blockwise import row_chunks, rows_grid, sample_of
 from .core import DataFrame, Series, new_frame
 from .groupby_arrow import arrow_partial
+from .positional import PANDAS3
+from .sort import SortChunks, _Sorter
 from .rules.usage import uses
 
 __all__: list[str] = []
@@ -126,10 +128,11 @@ class GroupByAgg(Operand):
             n_groups = max(s[0] for s in shapes)
             # and the tree's last combine holds every group: keep it under the chunk limit
             at_most = sum(s[0] for s in shapes) * (width + len(self.by)) * 8
-            if n_groups > options.groupby_tree_max_groups or at_most > options.chunk_store_limit:
+            if (n_groups > options.groupby_tree_max_groups or at_most > options.chunk_store_limit) and \
+                    not _unobserved_categories(out.inputs[0].meta, self.by, self.observed):
                 if self.sort and _rangeable(out.inputs[0].meta, self.by):
                     return (yield from self._tile_range(out, partials))
-                return (yield from self._tile_shuffle(out, partials))
+                return (yield from self._tile_shuffle(ctx, out, partials))
         return self._tile_tree(out, partials)
 
     def _tile_tree(self, out, level):
@@ -139,13 +142,14 @@ class GroupByAgg(Operand):
                                None, (j, 0)) for j, i in enumerate(range(0, len(level), k))]
         return self._result(out, "final", level)
 
-    def _tile_shuffle(self, out, partials):
+    def _tile_shuffle(self, ctx, out, partials):
         n = len(partials)
         received = exchange([(ShuffleMap(n_reducers=n, label=self.label), [p]) for p in partials], n, self.label)
         reducers = [ChunkData(self.new(stage="combine"), received[j],
                               (math.nan, len(self.partials)), None, (j, 0)) for j in range(n)]
-        if self.sort:  # several keys: one chunk sorts them
-            return self._result(out, "gather", reducers)
+        if self.sort:  # keys that do not range-partition as one column: sorted by sort_index's ranges
+            sorter = SortChunks(sorter=_Sorter("index", kind="stable"), ignore_index=False, label=self.label)
+            return (yield from _range_result(self, out, (yield from sorter.sorted_ranges(ctx, reducers))))
         return (yield from self._tile_by_appearance(out, reducers))
 
     def _tile_by_appearance(self, out, reducers):
@@ -247,7 +251,7 @@ class GroupByApply(Operand):
     def tile(self, ctx, out):
         chunks = row_chunks(ctx[out.inputs[0]])
         n, shape = len(chunks), (math.nan, math.nan)
-        if n == 1:
+        if n == 1 or _unobserved_categories(out.inputs[0].meta, self.by, self.observed):
             reducers = [ChunkData(self.new(stage="apply", with_order=False), chunks, shape, None, (0, 0))]
         elif self.sort and _rangeable(out.inputs[0].meta, self.by):
             return (yield from self._tile_range(out, chunks))
@@ -259,6 +263,8 @@ class GroupByApply(Operand):
                                   received[j], shape, None, (j, 0)) for j in range(n)]
             if not self.sort:
                 return (yield from self._tile_by_appearance(out, reducers))
+            sorter = SortChunks(sorter=_Sorter("index", kind="stable"), ignore_index=False, label=self.label)
+            return (yield from _range_result(self, out, (yield from sorter.sorted_ranges(ctx, reducers))))
         meta = out.meta
         gather = self.new(stage="gather", with_order=len(reducers) > 1 and not self.sort)
         shape = (math.nan, len(meta.columns)) if isinstance(meta, pd.DataFrame) else (math.nan,)
@@ -408,6 +414,15 @@ def _applied_columns(node, needed):
         return [None]
     selection = op.selection if isinstance(op.selection, list) else [op.selection]
     return [set(op.by) | set(selection)]
+
+
+def _unobserved_categories(meta: pd.DataFrame, by, observed) -> bool:
+    """Whether pandas lists categories no row has (a categorical key, ``observed`` False, the
+    default before pandas 3): every piece of a shuffle would list them, so the groups are not
+    shuffled (known limit: such a result is computed in one chunk)."""
+    if observed or (observed is None and PANDAS3):
+        return False
+    return any(isinstance(meta[b].dtype, pd.CategoricalDtype) for b in by if b in meta.columns)
 
 
 def _rangeable(meta: pd.DataFrame, by) -> bool:

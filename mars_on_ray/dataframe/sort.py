@@ -173,6 +173,12 @@ class SortChunks(Operand):
         if n == 1:
             shape = chunk_shape(meta, chunks[0].shape[0])
             return rows_grid([ChunkData(self.new(stage="single"), chunks, shape, meta, _idx(meta, 0))], meta)
+        return rows_grid((yield from self.sorted_ranges(ctx, chunks, meta, _ranged(out.inputs[0]))), meta)
+
+    def sorted_ranges(self, ctx, chunks, meta=None, ranged=False) -> list[ChunkData]:
+        """The rows of ``chunks`` range-partitioned by sampled keys and sorted: one chunk per
+        range, in order (``meta=None``: chunks of frames whose columns are not known)."""
+        n = len(chunks)
         per_chunk = max(_SAMPLES_MIN, -(-_SAMPLES_TOTAL // n))
         samples = [ChunkData(self.new(stage="sample", base=i << 32, n_reducers=per_chunk), [c], (math.nan,),
                              None, (i,)) for i, c in enumerate(chunks)]
@@ -188,11 +194,10 @@ class SortChunks(Operand):
         offsets = np.concatenate([[0], np.cumsum(sizes)[:-1]])
         reducers = []
         for j in range(k):
-            op = self.new(stage="reduce", offset=int(offsets[j]) if self.ignore_index else None,
-                          ranged=_ranged(out.inputs[0]))
-            reducers.append(ChunkData(op, received[j], chunk_shape(meta, int(sizes[j])),
-                                      meta, _idx(meta, j)))
-        return rows_grid(reducers, meta)
+            op = self.new(stage="reduce", offset=int(offsets[j]) if self.ignore_index else None, ranged=ranged)
+            shape = chunk_shape(meta, int(sizes[j])) if meta is not None else (int(sizes[j]), math.nan)
+            reducers.append(ChunkData(op, received[j], shape, meta, _idx(meta, j) if meta is not None else (j, 0)))
+        return reducers
 
     def rebuild(self, node, inputs):
         """Same rows reordered: the metadata is the (maybe pruned) input's."""
