@@ -285,3 +285,19 @@ def test_categorical_keys_through_a_shuffle_list_each_category_once(observed):
         assert_eq(m.groupby(["k", "c"], observed=observed, as_index=False).v.mean(),
                   pdf.groupby(["k", "c"], observed=observed, as_index=False).v.mean())
         assert_eq(m.groupby(["d", "k"]).v.max(), pdf.groupby(["d", "k"]).v.max())
+
+
+def test_groupby_by_a_differently_indexed_series_aligns_it_by_label():
+    # was a NotImplementedError: pandas reindexes the key to the grouped object's labels
+    rs = np.random.RandomState(0)
+    pdf = pd.DataFrame({"v": np.arange(60.0), "w": np.arange(60) % 7}, index=rs.permutation(60))
+    key = pd.Series(np.random.RandomState(1).choice(list("abc"), 50), index=np.arange(5, 55))
+    m, mk = md.DataFrame(pdf, chunk_size=7), md.Series(key, chunk_size=11)
+    assert_eq(m.groupby(mk).v.sum(), pdf.groupby(key).v.sum())
+    assert_eq(m.groupby(mk, dropna=False).sum(), pdf.groupby(key, dropna=False).sum())
+    assert_eq(m.v.groupby(mk, sort=False).mean(), pdf.v.groupby(key, sort=False).mean())
+    repeated = pd.Series(["a", "b"] * 30, index=[0, 0] * 30)
+    with pytest.raises(ValueError, match="duplicate labels"):
+        pdf.groupby(repeated)
+    with pytest.raises(ValueError, match="duplicate labels"):
+        LocalExecutor().compute(m.groupby(md.Series(repeated, chunk_size=9)).v.sum().data)

@@ -485,8 +485,9 @@ _KEY = "__mars_groupby_key__"
 
 
 def _attach_key(values, key):
-    if not values.index.equals(key.index):
-        raise NotImplementedError("groupby by a differently indexed Series is not supported yet")
+    if not values.index.equals(key.index):  # only when neither index was known at build time
+        raise NotImplementedError("groupby by a Series whose index turned out to differ from the "
+                                  "grouped object's: group by key.reindex(obj.index)")
     frame = values.to_frame() if isinstance(values, pd.Series) else values
     return frame.assign(**{_KEY: key.to_numpy()})
 
@@ -599,8 +600,13 @@ def _keyed_columns(node, needed):
 
 
 def _frame_with_key(obj, key):
+    """``obj`` with the key as a column; a key known to be indexed differently is aligned
+    to ``obj``'s labels first, as pandas does (ValueError if its labels repeat)."""
+    from .align import index_relation
     from .blockwise import map_chunks
 
+    if index_relation(obj, key) == "differ":
+        key = key.reindex(obj.index)
     meta = _attach_key(obj.data.meta, key.data.meta)
     return map_chunks(_attach_key, (obj, key), label="md.groupby", meta=meta)
 
