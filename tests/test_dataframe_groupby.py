@@ -301,3 +301,19 @@ def test_groupby_by_a_differently_indexed_series_aligns_it_by_label():
         pdf.groupby(repeated)
     with pytest.raises(ValueError, match="duplicate labels"):
         LocalExecutor().compute(m.groupby(md.Series(repeated, chunk_size=9)).v.sum().data)
+
+
+@pytest.mark.filterwarnings("ignore:A grouping was used that is not in the columns:FutureWarning")
+@pytest.mark.parametrize("name", ["g", None, "v"])
+def test_groupby_by_a_series_with_as_index_false(name, strategy):
+    # was a NotImplementedError; pandas inserts the key as a column unless it leaves it out
+    # (named like a result column, or under pandas 2.2 not among the grouped columns)
+    pdf = pd.DataFrame({"v": np.arange(120.0), "w": np.arange(120) % 5})
+    key = pd.Series(np.arange(120) % 13, name=name)
+    m, mk = md.DataFrame(pdf, chunk_size=17), md.Series(key, chunk_size=17)
+    for sort in (True, False):
+        assert_eq(m.groupby(mk, as_index=False, sort=sort).v.sum(), pdf.groupby(key, as_index=False, sort=sort).v.sum())
+        assert_eq(m.groupby(mk, as_index=False, sort=sort).agg({"v": "sum", "w": "median"}),
+                  pdf.groupby(key, as_index=False, sort=sort).agg({"v": "sum", "w": "median"}))
+        assert_eq(m.groupby(mk, as_index=False, sort=sort).agg({"w": "max"}),
+                  pdf.groupby(key, as_index=False, sort=sort).agg({"w": "max"}))

@@ -191,8 +191,9 @@ def _conform(res: pd.DataFrame, meta, as_index: bool, index_names):
     if isinstance(meta, pd.Series):
         res = res.iloc[:, 0].rename(meta.name)
         return res if res.dtype == meta.dtype else res.astype(meta.dtype)
-    if not as_index:
-        res = res.reset_index()
+    if not as_index:  # the keys become columns, unless pandas leaves them out (a key Series
+        # named like a result column; under pandas 2.2 any key Series not among the columns)
+        res = res.reset_index(drop=len(meta.columns) == res.shape[1], allow_duplicates=True)
     res.columns = meta.columns
     for i, dtype in enumerate(meta.dtypes):
         if res.dtypes.iloc[i] != dtype:
@@ -501,8 +502,6 @@ class GroupBy:
         self.sort, self.dropna, self.observed, self.selection = sort, dropna, observed, selection
         self._pandas()  # pandas' own errors (missing keys, bad selection) at build time
         if isinstance(by, Series):
-            if not as_index:
-                raise NotImplementedError("as_index=False with a Series key is not supported yet")
             self.frame, self.keys, self.index_names = _frame_with_key(obj, by), [_KEY], (by.name,)
         else:
             self.frame, self.keys, self.index_names = obj, (by if isinstance(by, list) else [by]), None
