@@ -154,7 +154,7 @@ def test_reindex(series, frames):
     assert_eq(ml.reindex(["c", "a"], axis=1), left.reindex(["c", "a"], axis=1))
     assert_eq(ml.reindex_like(md.DataFrame(right, chunk_size=3)), left.reindex_like(right))
     with pytest.raises(NotImplementedError):
-        ml.reindex(labels, method="ffill")
+        ml.reindex(labels, level=0)
 
 
 def test_concat_rows(frames):
@@ -284,3 +284,52 @@ def test_concat_verify_integrity_raises_pandas_value_error(frames):
         md.concat([ml, ml], axis=1, verify_integrity=True)
     with pytest.raises(NotImplementedError):
         md.concat([ml, mr], levels=[["x"]])
+
+
+@pytest.mark.parametrize("kw", [dict(method="ffill"), dict(method="bfill"), dict(method="nearest"),
+                                dict(method="pad", limit=1), dict(method="backfill", limit=2),
+                                dict(method="nearest", tolerance=3), dict(method="ffill", fill_value=-1.0)])
+def test_reindex_with_a_fill_method(kw):
+    # was a NotImplementedError: labels go to the chunk whose label range holds them
+    rs = np.random.RandomState(0)
+    src = pd.DataFrame({"a": np.arange(40.0), "b": rs.rand(40)}, index=np.sort(rs.choice(200, 40, replace=False)))
+    unordered = pd.Index(rs.randint(-10, 215, 60))
+    for target in (unordered, pd.Index(np.arange(-5, 210, 7)), pd.Index([], dtype=int)):
+        if "limit" in kw and target is unordered:  # pandas' ValueError: both must increase
+            with pytest.raises(ValueError, match="monotonic"):
+                src.reindex(target, **kw)
+            with pytest.raises(ValueError, match="monotonic"):
+                LocalExecutor().compute(md.DataFrame(src, chunk_size=7).reindex(target, **kw).data)
+            continue
+        assert_eq(md.DataFrame(src, chunk_size=7).reindex(target, **kw), src.reindex(target, **kw))
+        assert_eq(md.Series(src["a"], chunk_size=9).reindex(target, **kw), src["a"].reindex(target, **kw))
+        backwards = src.iloc[::-1]  # a decreasing index
+        if "limit" in kw and len(target):
+            with pytest.raises(ValueError, match="monotonic"):
+                backwards.reindex(target, **kw)
+            with pytest.raises(ValueError, match="monotonic"):
+                LocalExecutor().compute(md.DataFrame(backwards, chunk_size=6).reindex(target, **kw).data)
+        else:
+            assert_eq(md.DataFrame(backwards, chunk_size=6).reindex(target, **kw), backwards.reindex(target, **kw))
+    wanted = [3, 7, 60, 150] if "limit" in kw else [3, 60, 7, 150]
+    lazy = md.Series(pd.Series(0, index=wanted), chunk_size=3).index
+    assert_eq(md.Series(src["b"], chunk_size=9).reindex(lazy, **kw), src["b"].reindex(wanted, **kw))
+
+
+def test_reindex_with_a_fill_method_errors_as_pandas():
+    dates = pd.Series(np.arange(6.0), index=pd.date_range("2024-01-01", periods=6, freq="2D"))
+    wanted = pd.date_range("2023-12-30", periods=9, freq="D")
+    assert_eq(md.Series(dates, chunk_size=4).reindex(wanted, method="nearest", tolerance="1D"),
+              dates.reindex(wanted, method="nearest", tolerance="1D"))
+    unordered = pd.Series(np.arange(6.0), index=[0, 5, 3, 9, 12, 20])
+    with pytest.raises(ValueError, match="monotonic"):
+        unordered.reindex([1, 2], method="ffill")
+    with pytest.raises(ValueError, match="monotonic"):
+        LocalExecutor().compute(md.Series(unordered, chunk_size=2).reindex([1, 2], method="ffill").data)
+    repeated = pd.Series(np.arange(6.0), index=[0, 1, 1, 2, 3, 4])
+    with pytest.raises(ValueError, match="duplicate"):
+        repeated.reindex([1, 2], method="ffill")
+    with pytest.raises(ValueError, match="duplicate"):
+        LocalExecutor().compute(md.Series(repeated, chunk_size=2).reindex([1, 2], method="ffill").data)
+    with pytest.raises(ValueError):
+        md.Series(dates, chunk_size=4).reindex(wanted, method="sideways")

@@ -51,6 +51,8 @@ def test_alignment_and_concat_on_ray(session):
     assert_eq(x, ex)
     assert_eq(y, ey)
     assert_eq(ma.reindex([3, 99, 25, 0]), a.reindex([3, 99, 25, 0]))
+    assert_eq(ma.reindex([3, 99, 25, -4], method="nearest"), a.reindex([3, 99, 25, -4], method="nearest"))
+    assert_eq(ma.reindex([-4, 3, 25, 99], method="ffill", limit=1), a.reindex([-4, 3, 25, 99], method="ffill", limit=1))
     ml, mr = md.DataFrame(left, chunk_size=90), md.DataFrame(right, chunk_size=40)
     assert_eq(md.concat([ml, mr], ignore_index=True), pd.concat([left, right], ignore_index=True))
     assert_eq(md.concat([ml, ml["a"] * 2], axis=1), pd.concat([left, left["a"] * 2], axis=1))

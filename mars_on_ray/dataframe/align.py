@@ -243,7 +243,7 @@ def _index_frame(index):
     return pd.DataFrame({"__mars_label__": index.array}, index=pd.RangeIndex(len(index)))
 
 
-def _reindex_rows(obj, labels, fill_value):
+def _reindex_rows(obj, labels, fill_value, method=None, limit=None, tolerance=None):
     from .concat_columns import unique_labels_guard
     from .datasource import from_pandas
     from .merge import merge
@@ -258,7 +258,12 @@ def _reindex_rows(obj, labels, fill_value):
         name = labels.name if labels.name is not None else meta.index.name
         lab = from_pandas(_index_frame(labels))
         sample = labels[:0]
-    meta.reindex(sample)  # pandas' errors
+    meta.reindex(sample, method=method, limit=limit, tolerance=tolerance)  # pandas' errors
+    if method is not None or limit is not None or tolerance is not None:
+        from .reindex_fill import reindex_fill
+
+        return reindex_fill(obj, lab, method, limit, tolerance, fill_value, name, promoted(meta, fill_value),
+                            getattr(labels, "freq", None) if isinstance(labels, pd.Index) else None)
     known = _client_index(obj.data)
     if known is not None and not isinstance(labels, Index) and known.equals(labels) \
             and known.dtype == labels.dtype and labels.name in (None, known.name):
@@ -278,8 +283,8 @@ def reindex(self, labels=None, *, index=None, columns=None, axis=None, method=No
             copy=None, level=None, limit=None, tolerance=None):
     """Conform to new row labels (and columns) with missing values (or ``fill_value``) where
     a label has no row."""
-    if method is not None or level is not None or limit is not None or tolerance is not None:
-        raise NotImplementedError("reindex with method / level / limit / tolerance is not supported yet")
+    if level is not None:
+        raise NotImplementedError("reindex with level= is not supported yet")
     if labels is not None:
         if axis in (1, "columns"):
             columns = labels
@@ -291,7 +296,7 @@ def reindex(self, labels=None, *, index=None, columns=None, axis=None, method=No
             raise TypeError("Series.reindex() got an unexpected keyword argument 'columns'")
         res = map_chunks(_reindex_columns, (res, pd.Index(columns), fill_value), label="md.reindex")
     if index is not None:
-        res = _reindex_rows(res, index, fill_value)
+        res = _reindex_rows(res, index, fill_value, method, limit, tolerance)
     return res
 
 
