@@ -282,8 +282,27 @@ def test_concat_verify_integrity_raises_pandas_value_error(frames):
         _run(md.concat([ml * 1, mr * 1], verify_integrity=True))
     with pytest.raises(ValueError, match="overlapping values"):
         md.concat([ml, ml], axis=1, verify_integrity=True)
-    with pytest.raises(NotImplementedError):
+    with pytest.raises(ValueError, match="levels supported only when keys"):
         md.concat([ml, mr], levels=[["x"]])
+
+
+@pytest.mark.parametrize("kw", [dict(keys=["p", "q"], levels=[["q", "r", "p"]]),
+                                dict(keys=["p", "q"], levels=[["q", "r", "p"]], names=["k", None]),
+                                dict(keys=[("p", 1), ("q", 2)], levels=[["q", "p"], [2, 1, 0]]),
+                                dict(keys=["p", "q"], levels=[["q", "p", "s"]], axis=1),
+                                dict(keys=["p", "q"], levels=[["q", "p"]], join="inner")])
+def test_concat_with_levels(kw):
+    # was a NotImplementedError: the keys' levels are the given ones, unused values included
+    a = pd.DataFrame({"x": np.arange(5.0), "y": list("abcde")}, index=[3, 1, 4, 0, 5])
+    b = pd.DataFrame({"x": np.arange(4.0), "z": [1, 2, 3, 4]})
+    expected = pd.concat([a, b], **kw)
+    got = md.concat([md.DataFrame(a, chunk_size=2), md.DataFrame(b, chunk_size=3)], **kw)
+    assert_eq(got, expected)
+    labels = (lambda f: f.columns) if kw.get("axis") == 1 else (lambda f: f.index)
+    for mine, theirs in zip(labels(LocalExecutor().compute(got.data)[0]).levels, labels(expected).levels):
+        pd.testing.assert_index_equal(mine, theirs)
+    with pytest.raises(ValueError, match="not found in passed level"):
+        md.concat([md.DataFrame(a), md.DataFrame(b)], keys=["p", "t"], levels=[["p", "q"]])
 
 
 @pytest.mark.parametrize("kw", [dict(method="ffill"), dict(method="bfill"), dict(method="nearest"),

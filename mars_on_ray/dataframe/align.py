@@ -390,11 +390,14 @@ def concat(objs, axis=0, join="outer", ignore_index=False, keys=None, levels=Non
         raise TypeError("first argument must be an iterable of pandas objects, you passed an "
                         f"object of type \"{type(objs).__name__}\"")
     objs, keys = _lazy_objs(objs, keys)
-    if levels is not None:
-        raise NotImplementedError("concat with levels= is not supported yet")
     metas = [o.data.meta for o in objs]
     kwargs = dict(join=join, ignore_index=ignore_index, keys=keys, names=names, sort=sort)
-    meta = pd.concat(metas, axis=axis, verify_integrity=verify_integrity, **kwargs)  # pandas' errors
+    meta = pd.concat(metas, axis=axis, verify_integrity=verify_integrity, levels=levels, **kwargs)  # pandas' errors
+    if levels is not None and keys is not None and not ignore_index:
+        res = concat(objs, axis=axis, verify_integrity=verify_integrity, **kwargs)
+        args = (res, [list(lv) for lv in levels], axis in (1, "columns"))
+        return map_chunks(_with_levels, args, label="md.concat",
+                          meta=_with_levels(res.data.meta, *args[1:]))
     if verify_integrity and axis in (0, "index") and not ignore_index:
         from .concat_columns import unique_labels_guard
 
@@ -419,6 +422,22 @@ def concat(objs, axis=0, join="outer", ignore_index=False, keys=None, levels=Non
     op = ConcatRows(keys=None if keys is None else tuple(keys), names=names,
                     ignore_index=ignore_index, label="md.concat")
     return new_frame(op, objs, nrows, meta)
+
+
+def _with_levels(frame, levels, columns: bool):
+    """The keys' levels of the result's index (or columns) as given by ``levels``, as pandas'
+    ``concat(keys=..., levels=...)`` makes them (unused values included)."""
+    idx = frame.columns if columns else frame.index
+    new = [pd.Index(lv) for lv in levels] + list(idx.levels[len(levels):])
+    codes = [new[i].get_indexer(idx.get_level_values(i)) for i in range(len(levels))] + \
+        list(idx.codes[len(levels):])
+    relevelled = pd.MultiIndex(levels=new, codes=codes, names=idx.names)
+    frame = frame.copy(deep=False)
+    if columns:
+        frame.columns = relevelled
+    else:
+        frame.index = relevelled
+    return frame
 
 
 @methods(DataFrame, Series)
