@@ -51,8 +51,8 @@ def _as_operand(other, like):
 
 def _binary(name: str, strict: bool = False):
     def func(left, right, axis=None, level=None, fill_value=None):
-        if level is not None:
-            raise NotImplementedError("binary operations with level= are not supported yet")
+        if level is not None and _multi_level_axis(left, axis):
+            return _with_level(left, right, name, axis, level, fill_value)
         if isinstance(left, _Frame):
             right = _as_operand(right, left)
         else:
@@ -99,6 +99,38 @@ def _label_aligned(left, right, kwargs, strict):
         meta = _binary_kernel(promoted(lmeta), promoted(rmeta), **kwargs)
     return label_aligned(left, right, _aligned_kernel, kwargs, meta, join=None if strict else "outer",
                          label=label, relation=relation)
+
+
+def _multi_level_axis(left, axis) -> bool:
+    """Whether the labels ``level=`` picks from are a MultiIndex (else it changes nothing)."""
+    meta = getattr(left, "data", None) and left.data.meta
+    if meta is None:
+        return False
+    labels = meta.columns if isinstance(meta, pd.DataFrame) and axis not in (0, "index", "rows") else meta.index
+    return isinstance(labels, pd.MultiIndex)
+
+
+def _level_kernel(a, b, name, level, axis, fill_value):
+    kwargs = {"level": level, "fill_value": fill_value} | ({} if axis is None else {"axis": axis})
+    return getattr(a, name)(b, **kwargs)
+
+
+def _with_level(left, right, name, axis, level, fill_value):
+    """``left.<name>(right, level=...)``: pandas matches ``right``'s labels to one level of
+    ``left``'s index (or columns) without changing ``left``'s rows, so every row block does it
+    with the whole of ``right`` (typically small: one value per label of the level)."""
+    from .datasource import from_pandas
+
+    if isinstance(right, (pd.Series, pd.DataFrame)):
+        right = from_pandas(right)
+    kwargs = dict(name=name, level=level, axis=axis, fill_value=fill_value)
+    other = right.data.meta if isinstance(right, _Frame) else right
+    empty = _level_kernel(left.data.meta, other, **kwargs)  # pandas' errors, labels
+    sampled = _level_kernel(sample_of(left.data.meta), sample_of(other) if isinstance(right, _Frame) else other,
+                            **kwargs).iloc[:0]  # dtypes, as when rows find no label
+    meta = sampled.set_axis(empty.columns, axis=1) if isinstance(empty, pd.DataFrame) else sampled
+    broadcast = (right,) if isinstance(right, _Frame) else ()
+    return map_chunks(_level_kernel, (left, right), kwargs, label=f"md.{name}", meta=meta, broadcast=broadcast)
 
 
 def _frame_with_series(left, right, kwargs):
