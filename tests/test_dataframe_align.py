@@ -395,3 +395,23 @@ def test_binary_operations_with_a_columns_level():
     m = md.DataFrame(pdf, chunk_size=3)
     assert_eq(m.mul(factors, level=0), pdf.mul(factors, level=0))
     assert_eq(m.mul(md.Series(factors), level=0, axis=1), pdf.mul(factors, level=0, axis=1))
+
+
+@pytest.mark.parametrize("join", ["outer", "left", "inner", "right"])
+def test_align_with_level(join):
+    # was a NotImplementedError
+    rs = np.random.RandomState(0)
+    index = pd.MultiIndex.from_arrays([np.repeat(list("abcdef"), 5), np.tile(np.arange(5), 6)], names=["k", "n"])
+    pdf = pd.DataFrame({"x": rs.rand(30), "y": rs.randint(0, 9, 30)}, index=index).iloc[rs.permutation(30)]
+    ks = pd.Series([1.0, 2.0, 3.0, 5.0], index=["a", "b", "c", "z"], name="k")
+    m = md.DataFrame(pdf, chunk_size=7)
+    for other in (ks, md.Series(ks, chunk_size=2)):
+        for got, expected in [(m.align(other, join=join, axis=0, level="k"), pdf.align(ks, join=join, axis=0, level="k")),
+                              (m["x"].align(other, join=join, level=0), pdf["x"].align(ks, join=join, level=0))]:
+            assert_eq(got[0], expected[0])
+            assert_eq(got[1], expected[1])
+    flat = pd.Series([1.0, 2.0], index=[1, 2])  # on a flat index level= changes nothing
+    got, expected = md.Series(flat).align(md.Series(flat.iloc[1:] * 3), join=join, level=0), \
+        flat.align(flat.iloc[1:] * 3, join=join, level=0)
+    assert_eq(got[0], expected[0])
+    assert_eq(got[1], expected[1])

@@ -196,12 +196,12 @@ def _side(a, b, am, bm, which, join, axis, fill_value):
 @methods(DataFrame, Series)
 def align(self, other, join="outer", axis=None, level=None, fill_value=None):
     """Both objects with the same index (and columns) by ``join``, as pandas' ``align``."""
-    if level is not None:
-        raise NotImplementedError("align(level=...) is not supported yet")
     if isinstance(other, (pd.DataFrame, pd.Series)):
         from .datasource import from_pandas
 
         other = from_pandas(other)
+    if level is not None and multi_level_axis(self, axis):
+        return _align_level(self, other, join, axis, level, fill_value)
     ma, mb = self.data.meta.align(other.data.meta, join=join, axis=axis, fill_value=fill_value)
     if axis in (1, "columns"):
         flipped = {"left": "right", "right": "left"}.get(join, join)
@@ -216,6 +216,31 @@ def align(self, other, join="outer", axis=None, level=None, fill_value=None):
                                                           fill_value=fill_value),
                                  meta, join=join, label="md.align", relation=relation))
     return tuple(out)
+
+
+def multi_level_axis(obj, axis) -> bool:
+    """Whether the labels ``level=`` picks from are a MultiIndex (else it changes nothing)."""
+    meta = obj.data.meta if isinstance(obj, _Frame) else None
+    if meta is None:
+        return False
+    labels = meta.columns if isinstance(meta, pd.DataFrame) and axis not in (0, "index", "rows") else meta.index
+    return isinstance(labels, pd.MultiIndex)
+
+
+def _align_level(self, other, join, axis, level, fill_value):
+    """``align(level=...)``: pandas matches ``other``'s labels to one level of these labels,
+    row by row, so every row block aligns with the whole of ``other`` (typically one value per
+    label of the level); ``join`` 'inner' / 'right' drops the rows whose label it lacks."""
+    kwargs = dict(join=join, axis=axis, level=level, fill_value=fill_value)
+    metas = self.data.meta.align(other.data.meta, **kwargs)  # pandas' errors
+    keep = join in ("outer", "left") or axis in (1, "columns")
+    return tuple(map_chunks(_level_side, (self, other, which, kwargs), label="md.align", broadcast=(other,),
+                            meta=meta if which == 0 else promoted(meta, fill_value), keep_rows=keep)
+                 for which, meta in enumerate(metas))
+
+
+def _level_side(a, b, which, kwargs):
+    return a.align(b, **kwargs)[which]
 
 
 def _align_columns(a, b, join, fill_value):

@@ -6,7 +6,7 @@ import operator
 import numpy as np
 import pandas as pd
 
-from .align import index_relation, label_aligned, promoted
+from .align import index_relation, label_aligned, multi_level_axis, promoted
 from .blockwise import map_chunks, sample_of
 from .core import DataFrame, Series, _Frame, methods
 from .rules.usage import same_as_output, uses
@@ -51,7 +51,7 @@ def _as_operand(other, like):
 
 def _binary(name: str, strict: bool = False):
     def func(left, right, axis=None, level=None, fill_value=None):
-        if level is not None and _multi_level_axis(left, axis):
+        if level is not None and multi_level_axis(left, axis):
             return _with_level(left, right, name, axis, level, fill_value)
         if isinstance(left, _Frame):
             right = _as_operand(right, left)
@@ -99,15 +99,6 @@ def _label_aligned(left, right, kwargs, strict):
         meta = _binary_kernel(promoted(lmeta), promoted(rmeta), **kwargs)
     return label_aligned(left, right, _aligned_kernel, kwargs, meta, join=None if strict else "outer",
                          label=label, relation=relation)
-
-
-def _multi_level_axis(left, axis) -> bool:
-    """Whether the labels ``level=`` picks from are a MultiIndex (else it changes nothing)."""
-    meta = getattr(left, "data", None) and left.data.meta
-    if meta is None:
-        return False
-    labels = meta.columns if isinstance(meta, pd.DataFrame) and axis not in (0, "index", "rows") else meta.index
-    return isinstance(labels, pd.MultiIndex)
 
 
 def _level_kernel(a, b, name, level, axis, fill_value):
