@@ -93,8 +93,7 @@ def peak_bytes(steps: list[Step], chunks: dict[str, ChunkData], targets: set[str
             sizes[key] = known
         return sizes[key]
 
-    produced = {k for s in steps for k in s.outputs if k is not None}
-    external = dict.fromkeys(k for s in steps for k in s.inputs if k not in produced)
+    external = dict.fromkeys(_external_keys(steps))
     live = 0.0
     for key in external:
         size = size_of(key)
@@ -118,19 +117,20 @@ def peak_bytes(steps: list[Step], chunks: dict[str, ChunkData], targets: set[str
 
 def input_bytes(steps: list[Step], chunks: dict[str, ChunkData]) -> float | None:
     """Bytes of the inputs ``steps`` read from storage; None when a size is unknown."""
-    produced = {k for s in steps for k in s.outputs if k is not None}
-    sizes = [chunk_nbytes(chunks[k]) if k in chunks else None
-             for k in dict.fromkeys(k for s in steps for k in s.inputs if k not in produced)]
+    sizes = [chunk_nbytes(chunks[k]) if k in chunks else None for k in _external_keys(steps)]
     return None if None in sizes else float(sum(sizes))
+
+
+def _external_keys(steps: list[Step]) -> list[str]:
+    """The keys ``steps`` read that none of them makes, in first-read order."""
+    produced = {k for s in steps for k in s.outputs if k is not None}
+    return list(dict.fromkeys(k for s in steps for k in s.inputs if k not in produced))
 
 
 def single_subtask(steps: list[Step], targets: set[str]) -> SubtaskSpec:
     """Every step in one subtask (the small-data path)."""
-    produced = [k for s in steps for k in s.outputs if k is not None]
-    produced_set = set(produced)
-    inputs = list(dict.fromkeys(k for s in steps for k in s.inputs if k not in produced_set))
-    outputs = [k for k in produced if k in targets]
-    return SubtaskSpec(steps, inputs, outputs, _release_plan(steps, outputs))
+    outputs = [k for s in steps for k in s.outputs if k is not None and k in targets]
+    return SubtaskSpec(steps, _external_keys(steps), outputs, _release_plan(steps, outputs))
 
 
 def lane_subtasks(steps: list[Step], targets: set[str], cpus: int, chunks: dict[str, ChunkData]
@@ -139,10 +139,12 @@ def lane_subtasks(steps: list[Step], targets: set[str], cpus: int, chunks: dict[
     subtasks reading no other subtask's output, of similar input bytes) and a tail subtask
     with every other step (None if there are none); None when fewer than two pieces are
     independent."""
+    if cpus < 2:
+        return None
     specs = fuse(steps, targets)
     produced = {k for s in specs for k in s.output_keys}
     first = [s for s in specs if not any(k in produced for k in s.input_keys)]
-    if cpus < 2 or len(first) < 2:
+    if len(first) < 2:
         return None
     firsts = {id(s) for s in first}
     tail_steps = [step for s in specs if id(s) not in firsts for step in s.steps]
