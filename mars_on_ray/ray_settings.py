@@ -13,6 +13,12 @@ kernel was fresh memory, page-faulted in and given back per call (a k-means step
 rows x 10: 17,000 page faults, 54 ms; 21 ms without them). Workers start at the bounds glibc
 itself grows to (blocks up to 32 MiB from the heap, up to 64 MiB of free heap kept).
 
+Ray retries a task its memory monitor killed without end by default (``task_oom_retries``
+-1), with a back-off growing to a minute: a subtask that never fits looked like a hang. Ray
+gives up after ``OOM_RETRIES`` retries here; the scheduling service then re-runs the subtask
+alone on a node, and fails the task with a MemoryError if even that is killed
+(services/memory_rerun.py).
+
 The raylet reads ``RAY_<setting>`` from its environment when it starts, so ``apply_defaults``
 (run on ``import mars_on_ray``) covers a Ray this process starts (``new_session()``, or
 ``ray.init()`` after the import), and the CLI passes ``RAY_NODE_ENV`` to ``ray start``. A Ray
@@ -24,7 +30,10 @@ from __future__ import annotations
 import os
 import warnings
 
+OOM_RETRIES = 3
+
 RAY_NODE_ENV = {"RAY_idle_worker_killing_time_threshold_ms": "60000",
+                "RAY_task_oom_retries": str(OOM_RETRIES),
                 "MALLOC_MMAP_THRESHOLD_": str(32 << 20), "MALLOC_TRIM_THRESHOLD_": str(64 << 20)}
 
 

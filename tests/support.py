@@ -108,13 +108,20 @@ class RecordResources:
 
 
 class Allocate:
-    """A chunk function that first fills ``gib`` GiB of memory (to be killed for memory)."""
+    """A chunk function that first fills ``gib`` GiB of memory and holds it ``seconds`` (to be
+    killed for memory)."""
 
-    def __init__(self, gib: float):
-        self.gib = gib
+    def __init__(self, gib: float, seconds: float = 0.0, log: str | None = None):
+        self.gib, self.seconds, self.log = gib, seconds, log
 
     def __call__(self, x):
+        import time
+
+        if self.log:  # a line per attempt
+            with open(self.log, "a") as f:
+                f.write("run\n")
         hog = np.ones(int(self.gib * 2**30 // 8))
+        time.sleep(self.seconds)
         return x + 1 + 0 * hog[0]
 
 

@@ -2,6 +2,7 @@
 memory fails the task with a MemoryError naming the operation."""
 from __future__ import annotations
 
+import contextlib
 import json
 
 import numpy as np
@@ -13,6 +14,8 @@ import mars_on_ray.tensor as mt
 from mars_on_ray.core.graph import topo_order
 from mars_on_ray.core.local import LocalExecutor
 from mars_on_ray.core.small_data import peak_bytes, plan_stage
+from mars_on_ray.services.memory_rerun import groups_to_resubmit, with_more_room
+from mars_on_ray.services.subtask import SubtaskPayload
 from mars_on_ray.storage.memory import DECLARE_FROM, killed_for_memory, subtask_memory
 from support import RecordResources, fill, map_chunks
 
@@ -68,30 +71,89 @@ def test_ray_gives_a_subtask_the_memory_it_declared(session, distributed, tmp_pa
     assert ray.cluster_resources()["memory"] >= 512 * MiB
 
 
-@pytest.mark.slow
-def test_subtask_killed_for_memory_fails_with_a_memory_error_naming_the_operation():
-    """Ray's memory monitor set to kill above this machine's current use + 3 GiB; one subtask
-    wants 8 GiB: no hang, no endless retries, a MemoryError naming the operation."""
+def test_memory_error_says_the_subtask_ran_alone():
+    exc = killed_for_memory("map_chunks", 0, RuntimeError("OOM"), alone_on=4)
+    assert "killed even running alone on a node (4 CPUs held)" in str(exc)
+
+
+def _spec(inputs, outputs, cpus=1):
+    return SubtaskPayload(inputs, outputs, "op", b"", cpus)
+
+
+def test_a_killed_group_is_resubmitted_with_what_reads_it_directly_or_not():
+    specs = [_spec([], ["a"]), _spec([], ["b"]), _spec(["a"], ["c"]), _spec(["b"], ["d"]),
+             _spec(["c"], ["e"]), _spec(["x"], ["f"])]
+    groups = [[0], [1], [2, 3], [4], [5]]  # [2, 3] a batch: lost as a whole
+    assert groups_to_resubmit(groups, specs, killed={0}, finished=set()) == [0, 2, 3]
+    assert groups_to_resubmit(groups, specs, killed={1}, finished=set()) == [1, 2, 3]
+    # a finished group keeps its outputs; a killed one is resubmitted even if part finished
+    assert groups_to_resubmit(groups, specs, killed={0}, finished={1, 3}) == [0, 2]
+    assert groups_to_resubmit(groups, specs, killed={4}, finished={4}) == [4]
+
+
+def test_more_room_is_every_cpu_of_the_largest_node_and_only_once():
+    roomier = with_more_room(_spec(["a"], ["b"]), node_cpus=8)
+    assert roomier.cpus == 8 and roomier.input_keys == ["a"]
+    assert with_more_room(roomier, node_cpus=8) is None
+    assert with_more_room(_spec([], ["b"]), node_cpus=1) is None  # one CPU: it already ran alone
+
+
+@contextlib.contextmanager
+def _memory_monitor_session(headroom_gib: float, num_cpus: int, **system_config):
+    """A local Ray whose memory monitor kills above this machine's current use + headroom."""
     import psutil
 
+    import support
     from mars_on_ray.services.registry import reset_handles
-    from support import Allocate
 
     if ray.is_initialized():
         ray.shutdown()
+    ray.cloudpickle.register_pickle_by_value(support)
     reset_handles()
     vm = psutil.virtual_memory()
-    threshold = min(0.95, (vm.total - vm.available + 3 * 2**30) / vm.total)
-    session = mr.new_session(address="local", num_cpus=1, log_to_driver=False, _system_config={
-        "memory_usage_threshold": threshold, "memory_monitor_refresh_ms": 100,
-        "task_oom_retries": 1})
+    threshold = min(0.95, (vm.total - vm.available + headroom_gib * 2**30) / vm.total)
+    session = mr.new_session(address="local", num_cpus=num_cpus, log_to_driver=False,
+                             _system_config={"memory_usage_threshold": threshold,
+                                             "memory_monitor_refresh_ms": 100, **system_config})
+    old = mr.options.small_data_bytes
+    mr.options.small_data_bytes = 0  # one subtask per chunk, run side by side
     try:
-        hungry = map_chunks(fill((4,), chunk_size=4), func=Allocate(8), label="hungry_op")
-        with pytest.raises(MemoryError, match="hungry_op: a subtask was killed by Ray's memory"):
-            hungry.execute()
-        # the session stays usable
-        np.testing.assert_array_equal(map_chunks(fill((3,), chunk_size=2)).fetch(), np.full(3, 2.0))
+        yield session
     finally:
+        mr.options.small_data_bytes = old
         session.close()
         ray.shutdown()
         reset_handles()
+
+
+@pytest.mark.slow
+def test_subtasks_killed_for_memory_side_by_side_succeed_when_re_run_alone(tmp_path):
+    """Two subtasks of 2 GiB each under a 3 GiB headroom: Ray kills one on every retry while
+    the other runs; re-run alone it fits. Its sum (a combine reading the killed output in the
+    same stage) is resubmitted after it and gives the right answer."""
+    from support import Allocate
+
+    log = tmp_path / "attempts"
+    with _memory_monitor_session(3, num_cpus=2, task_oom_retry_delay_base_ms=100):
+        pair = map_chunks(fill((2,), chunk_size=1), func=Allocate(2, seconds=5, log=str(log)),
+                          label="hungry_pair")
+        assert pair.sum().fetch() == 4.0
+    attempts = len(log.read_text().splitlines())
+    assert attempts >= 2 + 2  # killed at least twice (Ray's retries), then once alone
+
+
+@pytest.mark.slow
+def test_subtask_killed_for_memory_fails_with_a_memory_error_naming_the_operation():
+    """Ray's memory monitor set to kill above this machine's current use + 3 GiB; one subtask
+    wants 8 GiB: no hang, no endless retries (Ray's own are bounded by mars_on_ray's node
+    settings; then one run alone on the node), a MemoryError naming the operation."""
+    from support import Allocate
+
+    with _memory_monitor_session(3, num_cpus=2):
+        # two subtasks of one CPU each: each is re-run alone (both CPUs), and killed again
+        hungry = map_chunks(fill((4,), chunk_size=2), func=Allocate(8), label="hungry_op")
+        with pytest.raises(MemoryError, match="hungry_op: a subtask was killed by Ray's memory"
+                                              r".*running alone on a node \(2 CPUs held\)"):
+            hungry.execute()
+        # the session stays usable
+        np.testing.assert_array_equal(map_chunks(fill((3,), chunk_size=2)).fetch(), np.full(3, 2.0))

@@ -34,15 +34,15 @@ def _runs(positions: list[int], value, ok: bool = True) -> list[tuple]:
             for i, m in zip(positions, _members(value))]
 
 
-def _failed_runs(ready: list, positions: dict) -> list[tuple]:
-    """The runs of each ready subtask, after a failure among them."""
-    runs = []
+def _outcomes(ready: list) -> list[tuple]:
+    """(value, None) or (None, exception) of each ready ref, after a failure among them."""
+    out = []
     for ref in ready:
         try:
-            runs += _runs(positions[ref], ray.get(ref))
-        except Exception:
-            runs += _runs(positions[ref], None, ok=False)
-    return runs
+            out.append((ray.get(ref), None))
+        except Exception as exc:
+            out.append((None, exc))
+    return out
 
 
 class SubtaskFailed(Exception):
@@ -57,7 +57,60 @@ class _TaskRefs:
         self.done = 0
         self.total = 0  # subtasks submitted (a batched Ray task runs several)
         self.nodes: dict[str, int] = {}  # node id -> subtasks that ran there
-        self.about: dict[ray.ObjectRef, tuple[str, int]] = {}  # meta ref -> (label, memory)
+        # meta ref -> (label, memory declared, CPUs held)
+        self.about: dict[ray.ObjectRef, tuple[str, int, int]] = {}
+
+
+class _StageRun:
+    """One stage's subtasks as submitted: their groups (Ray tasks), the ref of each group's
+    metas, and the re-run of a group Ray's memory monitor killed (services/memory_rerun.py)."""
+
+    def __init__(self, task: _TaskRefs, specs: list[SubtaskPayload], groups: list[list[int]],
+                 max_retries: int):
+        self.task, self.payloads, self.groups = task, list(specs), groups
+        self.max_retries = max_retries
+        self.members: dict[ray.ObjectRef, list[int]] = {}  # meta ref -> subtask positions
+        self.group_of: dict[ray.ObjectRef, int] = {}
+
+    def submit(self, g: int, positions: list[int]) -> ray.ObjectRef:
+        """Submit the subtasks at ``positions`` (of group ``g``) as one Ray task; their output
+        refs replace any earlier ones in the task's refs."""
+        task, batch = self.task, [self.payloads[i] for i in positions]
+        out = submit_batch(batch, [[task.refs[k] for k in s.input_keys] for s in batch],
+                           self.max_retries)
+        outputs = iter(out[1:])
+        for spec in batch:
+            task.refs.update(zip(spec.output_keys, outputs))
+        task.about[out[0]] = (batch[0].label, batch[0].memory, batch[0].cpus)
+        self.members[out[0]], self.group_of[out[0]] = positions, g
+        return out[0]
+
+    def rerun(self, killed: list[ray.ObjectRef], finished: set[int]) -> tuple[set, dict] | None:
+        """Submit the killed subtasks again alone on the largest node, and what read their
+        outputs after them; returns (the replaced refs, {new ref: its positions}), or None
+        when a killed subtask already ran alone."""
+        from ..storage.memory import largest_node
+        from .memory_rerun import groups_to_resubmit, with_more_room
+
+        node_cpus = largest_node()[0]
+        killed_groups = {self.group_of[r] for r in killed}
+        for ref in killed:
+            for i in self.members[ref]:
+                roomier = with_more_room(self.payloads[i], node_cpus)
+                if roomier is None:
+                    return None
+                self.payloads[i] = roomier
+        done = {g for g, group in enumerate(self.groups) if set(group) <= finished}
+        again = groups_to_resubmit(self.groups, self.payloads, killed_groups, done)
+        dropped = {r for r, g in self.group_of.items() if g in again}
+        fresh = {}
+        for g in again:
+            # a killed batch's members each run alone: one Ray task per member
+            parts = [[i] for i in self.groups[g]] if g in killed_groups else [self.groups[g]]
+            for part in parts:
+                ref = self.submit(g, part)
+                fresh[ref] = part
+        return dropped, fresh
 
 
 class SchedulingService(Service):
@@ -83,27 +136,17 @@ class SchedulingService(Service):
         progress = self.service("progress")
         stage = await progress.stage_submitted.remote(
             task_id, [(s.label, s.input_keys, s.output_keys, s.cpus) for s in specs])
-        meta_refs, members = [], {}
-        for group in plan_batches(specs, small or [False] * len(specs), cpus):
-            batch = [specs[i] for i in group]
-            out = submit_batch(batch, [[task.refs[k] for k in s.input_keys] for s in batch],
-                               max_retries)
-            outputs = iter(out[1:])
-            for spec in batch:
-                task.refs.update(zip(spec.output_keys, outputs))
-            meta_refs.append(out[0])
-            members[out[0]] = group
-            task.about[out[0]] = (batch[0].label, batch[0].memory)
+        run = _StageRun(task, specs, plan_batches(specs, small or [False] * len(specs), cpus),
+                        max_retries)
+        meta_refs = [run.submit(g, group) for g, group in enumerate(run.groups)]
         task.meta_refs.extend(meta_refs)
         task.total += len(specs)
-        results: list = [None] * len(specs)
-        for ref, value in zip(meta_refs, await self._gather(task, meta_refs, task_id, stage, members)):
-            for i, member in zip(members[ref], _members(value)):
-                results[i] = member
+        results = await self._gather(task, meta_refs, task_id, stage, run.members, run.rerun)
         if self._tasks.get(task_id) is not task:
             raise asyncio.CancelledError(f"task {task_id} was cancelled")
         metas: dict[str, tuple] = {}
-        for spec, result in zip(specs, results):
+        for i, spec in enumerate(specs):
+            result = results[i]
             metas.update(zip(spec.output_keys, result))
             node = result.run[0]  # where the subtask ran (Metas.run: node, started, ended)
             task.nodes[node] = task.nodes.get(node, 0) + 1
@@ -111,14 +154,16 @@ class SchedulingService(Service):
         return metas
 
     async def _gather(self, task: _TaskRefs, refs: list[ray.ObjectRef], task_id: str = "",
-                      stage: tuple = (-1, -1), members: dict | None = None) -> list:
-        """The meta values of ``refs``, polled in bulk (a future per ref costs more than the
-        task itself for tiny subtasks); on the first failure the task's subtasks are cancelled.
-        Each finished subtask is reported to the progress service (``stage``: its numbers there;
-        ``members``: the subtask positions a batched ref stands for)."""
-        values: dict[ray.ObjectRef, object] = {}
-        members = members or {}
-        position = {ref: members.get(ref, [i]) for i, ref in enumerate(refs)}
+                      stage: tuple = (-1, -1), members: dict | None = None,
+                      rerun=None) -> dict[int, object]:
+        """The meta values of ``refs`` by subtask position, polled in bulk (a future per ref
+        costs more than the task itself for tiny subtasks). Each finished subtask is reported
+        to the progress service (``stage``: its numbers there; ``members``: the positions a
+        batched ref stands for, else its index). A subtask Ray's memory monitor killed is
+        handed to ``rerun`` (``_StageRun.rerun``); any other failure fails the task, the
+        stage's other subtasks finishing unobserved."""
+        position = {ref: (members or {}).get(ref, [i]) for i, ref in enumerate(refs)}
+        results: dict[int, object] = {}
         progress = self.service("progress")
         pending = refs
         while pending:
@@ -128,17 +173,45 @@ class SchedulingService(Service):
                 continue
             try:
                 got = await asyncio.to_thread(ray.get, ready)
-            except Exception as exc:  # the stage's other subtasks finish; their results are dropped
-                failed = await asyncio.to_thread(_failed_runs, ready, position)
-                await progress.subtasks_finished.remote(task_id, *stage, failed)
-                if isinstance(exc, ray.exceptions.OutOfMemoryError):
-                    raise SubtaskFailed(self._memory_error(task, ready, exc)) from None
-                raise SubtaskFailed(unwrap_error(exc)) from None
-            values.update(zip(ready, got))
-            runs = [run for r, v in zip(ready, got) for run in _runs(position[r], v)]
+            except Exception:
+                ready, got, pending = await self._after_failure(
+                    task, ready, pending, position, rerun, set(results), (task_id, *stage))
+            runs = []
+            for ref, value in zip(ready, got):
+                results.update(zip(position[ref], _members(value)))
+                runs += _runs(position[ref], value)
             task.done += len(runs)
             await progress.subtasks_finished.remote(task_id, *stage, runs)
-        return [values[r] for r in refs]
+        return results
+
+    async def _after_failure(self, task: _TaskRefs, ready: list, pending: list, position: dict,
+                             rerun, finished: set[int], where: tuple) -> tuple[list, list, list]:
+        """Sort out a round with a failure: the subtasks Ray's memory monitor killed go to
+        ``rerun`` (their refs, and those of what read them, are replaced); any other failure,
+        or a kill ``rerun`` cannot give more room, fails the task. Returns the round's
+        succeeded refs, their values, and the refs still to wait for."""
+        outcomes = await asyncio.to_thread(_outcomes, ready)
+        killed = [r for r, (_, e) in zip(ready, outcomes)
+                  if isinstance(e, ray.exceptions.OutOfMemoryError)]
+        dropped, fresh = set(), {}
+        if killed and rerun is not None:
+            again = rerun(killed, finished)
+            if again is not None:
+                dropped, fresh = again
+        failed = [(r, e) for r, (_, e) in zip(ready, outcomes) if e is not None and r not in dropped]
+        if failed:
+            runs = [run for r, (v, e) in zip(ready, outcomes)
+                    for run in _runs(position[r], v, ok=e is None)]
+            await self.service("progress").subtasks_finished.remote(*where, runs)
+            ref, exc = failed[0]
+            if isinstance(exc, ray.exceptions.OutOfMemoryError):
+                raise SubtaskFailed(self._memory_error(task, ref, exc)) from None
+            raise SubtaskFailed(unwrap_error(exc)) from None
+        position.update(fresh)
+        task.meta_refs.extend(fresh)
+        ok = [(r, v) for r, (v, e) in zip(ready, outcomes) if e is None]
+        return ([r for r, _ in ok], [v for _, v in ok],
+                [r for r in pending if r not in dropped] + list(fresh))
 
     async def load_checkpointed(self, session_id: str, task_id: str, url: str,
                                 keys: list[str]) -> dict[str, tuple]:
@@ -154,24 +227,18 @@ class SchedulingService(Service):
             meta_refs.append(meta_ref)
         task.meta_refs.extend(meta_refs)
         task.total += len(keys)
-        metas = dict(zip(keys, await self._gather(task, meta_refs)))
+        values = await self._gather(task, meta_refs)
+        metas = {key: values[i] for i, key in enumerate(keys)}
         await self.service("meta").set.remote(session_id, metas)
         return metas
 
     @staticmethod
-    def _memory_error(task: _TaskRefs, ready: list, exc: BaseException) -> MemoryError:
+    def _memory_error(task: _TaskRefs, ref: ray.ObjectRef, exc: BaseException) -> MemoryError:
         """A MemoryError naming the operation whose subtask Ray's memory monitor killed."""
-        from ..storage.memory import killed_for_memory
+        from ..storage.memory import killed_for_memory, largest_node
 
-        for ref in ready:
-            try:
-                ray.get(ref, timeout=0)
-            except ray.exceptions.OutOfMemoryError:
-                label, memory = task.about.get(ref, ("a subtask", 0))
-                return killed_for_memory(label, memory, exc)
-            except Exception:
-                continue
-        return killed_for_memory("a subtask", 0, exc)
+        label, memory, cpus = task.about.get(ref, ("a subtask", 0, 1))
+        return killed_for_memory(label, memory, exc, cpus if cpus >= largest_node()[0] else 0)
 
     async def values(self, session_id: str, task_id: str, keys: list[str]) -> list:
         """The values of (small) chunks a task computed or the session stores, for tiling."""

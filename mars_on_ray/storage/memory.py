@@ -15,18 +15,25 @@ from ..core.small_data import peak_bytes
 
 DECLARE_FROM = 64 * 1024**2  # smaller subtasks declare nothing: they fit anywhere
 _TTL = 10.0
-_seen: list = [0.0, 0]  # when, the largest node's memory resource
+_seen: list = [0.0, (1, 0)]  # when, (CPUs, memory resource) of the largest alive node
 
 
-def largest_node_memory() -> int:
-    """Ray's memory resource of the largest alive node (a declaration above it never runs)."""
+def largest_node() -> tuple[int, int]:
+    """(CPUs, Ray's memory resource) of the largest alive node: a declaration above it never
+    runs; a subtask asking for all its CPUs runs there alone."""
     import ray
 
     now = time.monotonic()
     if now - _seen[0] > _TTL:
-        sizes = [n["Resources"].get("memory", 0) for n in ray.nodes() if n.get("Alive")]
-        _seen[:] = [now, int(max(sizes, default=0))]
+        nodes = [n["Resources"] for n in ray.nodes() if n.get("Alive")]
+        _seen[:] = [now, (int(max((n.get("CPU", 0) for n in nodes), default=1)),
+                          int(max((n.get("memory", 0) for n in nodes), default=0)))]
     return _seen[1]
+
+
+def largest_node_memory() -> int:
+    """Ray's memory resource of the largest alive node."""
+    return largest_node()[1]
 
 
 def subtask_memory(spec, chunks: dict, cap: int) -> int:
@@ -43,9 +50,14 @@ def declared_bytes(peak: float | None, cap: int) -> int:
     return int(min(mib * 2**20, cap))
 
 
-def killed_for_memory(label: str, declared: int, error: BaseException) -> MemoryError:
-    """The MemoryError a task fails with when Ray's memory monitor killed its subtask for good."""
+def killed_for_memory(label: str, declared: int, error: BaseException,
+                      alone_on: int = 0) -> MemoryError:
+    """The MemoryError a task fails with when Ray's memory monitor killed its subtask for good
+    (``alone_on``: the CPUs of the node it had to itself, services/memory_rerun.py)."""
     declared_text = f"it declared {declared / 2**20:.0f} MiB" if declared else "it declared no memory"
+    if alone_on:
+        declared_text += (f", and was killed even running alone on a node "
+                          f"({alone_on} CPU{'s' if alone_on > 1 else ''} held)")
     exc = MemoryError(
         f"{label}: a subtask was killed by Ray's memory monitor and not retried further "
         f"({declared_text}); give the workers more memory (phy_mem), use smaller chunks, or "

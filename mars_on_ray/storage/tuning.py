@@ -11,7 +11,8 @@ spill_dirs     the directories Ray spills objects to (``object_spilling_config``
 phy_mem        hard limit (90%) -> Ray's memory monitor threshold; soft limit (75%) minus
                the object store -> Ray's logical ``memory`` resource, which the memory
                subtasks declare is admitted against; a subtask killed for memory is retried
-               OOM_RETRIES times, then the task fails (MemoryError naming the operation)
+               OOM_RETRIES times, then once alone on a node, then the task fails
+               (MemoryError naming the operation)
 min_mem        checked where the node starts (MemoryError); on Kubernetes the pod's memory
                request, so it is only scheduled where that much is free
 =============  ============================================================================
@@ -31,12 +32,13 @@ from dataclasses import dataclass, field
 
 import psutil
 
+from ..ray_settings import OOM_RETRIES  # Ray's retries of a subtask killed for memory
+
 SOFT_LIMIT = 0.75  # Mars: share of phy_mem under which work is admitted
 HARD_LIMIT = 0.90  # Mars: share of phy_mem at which a worker is killed
 DEFAULT_CACHE_SHARE = 0.3  # object store share of phy_mem when only phy_mem is given (Ray's own)
 MIN_OBJECT_STORE = 75 * 1024**2  # Ray refuses a smaller object store
 SEVERAL_DIRS_STORAGE_TYPE = "mock_distributed_fs"  # see WorkerTuning.spilling_config
-OOM_RETRIES = 3  # with phy_mem: a subtask killed for memory is retried this often, then fails
 
 _UNITS = {"": 1, "b": 1}
 for _i, _p in enumerate("kmgtp", start=1):
