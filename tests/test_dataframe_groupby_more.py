@@ -211,8 +211,10 @@ def test_errors_and_existing_agg(df):
         df.groupby("k").cumsum()  # strings: TypeError (pandas 3), NotImplementedError (2.2)
     with pytest.raises(type(raised.value)):
         m.groupby("k").cumsum()
-    with pytest.raises(NotImplementedError):
-        m.groupby(lambda x: x).cumsum()
+    with pytest.raises(Exception) as raised:  # the same by a key function
+        df.groupby(lambda x: x[:2]).cumsum()
+    with pytest.raises(type(raised.value)):
+        m.groupby(lambda x: x[:2]).cumsum()
     spec = {"v": "sum", "w": "max"}
     assert_eq(m.groupby("k2").agg(spec), df.groupby("k2").agg(spec))
 

@@ -193,12 +193,22 @@ def _conform(res: pd.DataFrame, meta, as_index: bool, index_names):
         return res if res.dtype == meta.dtype else res.astype(meta.dtype)
     if not as_index:  # the keys become columns, unless pandas leaves them out (a key Series
         # named like a result column; under pandas 2.2 any key Series not among the columns)
-        res = res.reset_index(drop=len(meta.columns) == res.shape[1], allow_duplicates=True)
+        res = _keys_as_columns(res, len(meta.columns) - res.shape[1], meta.columns)
     res.columns = meta.columns
     for i, dtype in enumerate(meta.dtypes):
         if res.dtypes.iloc[i] != dtype:
             res.isetitem(i, res.iloc[:, i].astype(dtype))
     return res
+
+
+def _keys_as_columns(res: pd.DataFrame, n_keys: int, columns) -> pd.DataFrame:
+    """``res`` with ``n_keys`` of its index levels as leading columns (those pandas named in
+    ``columns``; all or none most often) and a fresh RangeIndex."""
+    if n_keys in (0, res.index.nlevels):
+        return res.reset_index(drop=n_keys == 0, allow_duplicates=True)
+    names = set(columns[:n_keys])
+    keep = [i for i, name in enumerate(res.index.names) if name in names][:n_keys]
+    return res.reset_index(level=keep, allow_duplicates=True).reset_index(drop=True)
 
 
 _ORDER_COL = "__mars_order__"
@@ -482,39 +492,72 @@ def _plan(pairs, sort):
     return tuple(partials), tuple(outputs)
 
 
-_KEY = "__mars_groupby_key__"
+_KEY = "__mars_groupby_key__"  # the first key column groupby attaches; the i-th is _KEY + str(i)
 
 
-def _attach_key(values, key):
-    if not values.index.equals(key.index):  # only when neither index was known at build time
-        raise NotImplementedError("groupby by a Series whose index turned out to differ from the "
-                                  "grouped object's: group by key.reindex(obj.index)")
+def _key_column(i: int) -> str:
+    return _KEY if i == 0 else f"{_KEY}{i}"
+
+
+def is_key_column(label) -> bool:
+    """Whether ``label`` is a key column groupby attached (a Series key, a level, a mapping)."""
+    return isinstance(label, str) and label.startswith(_KEY)
+
+
+def _from_index(index: pd.Index, how: tuple) -> pd.Index:
+    """A key computed from the labels: ``("level", L)`` a level's values, ``("map", f)`` each
+    label mapped by ``f`` (a function or a dict, as pandas groups by them)."""
+    kind, value = how
+    return index.get_level_values(value) if kind == "level" else index.map(value)
+
+
+def pandas_keys(frame: pd.DataFrame, by, names, pop: bool = False, series: bool = False):
+    """What pandas groups ``frame`` by: column labels as they are (their columns when
+    ``series``), attached key columns as Series named as the user's keys (``names``), taken
+    out of ``frame`` when ``pop``. One attached key alone is a Series, not a list."""
+    if names is None:
+        return [frame[b] for b in by] if series else list(by)
+    keys = [((frame.pop(b) if pop else frame[b]).rename(name) if is_key_column(b)
+             else frame[b] if series else b) for b, name in zip(by, names)]
+    return keys[0] if len(keys) == 1 else keys
+
+
+def _attach_keys(values, *keys, derived=()):
+    """``values`` (as a frame) with its keys as columns: the Series ``keys`` (same rows), then
+    the keys ``derived`` from its labels (``_from_index``)."""
+    for key in keys:
+        if not values.index.equals(key.index):  # only when neither index was known at build time
+            raise NotImplementedError("groupby by a Series whose index turned out to differ from "
+                                      "the grouped object's: group by key.reindex(obj.index)")
     frame = values.to_frame() if isinstance(values, pd.Series) else values
-    return frame.assign(**{_KEY: key.to_numpy()})
+    columns = [key.to_numpy() for key in keys]
+    columns += [pd.Series(_from_index(values.index, how), index=values.index) for how in derived]
+    return frame.assign(**{_key_column(i): column for i, column in enumerate(columns)})
 
 
 class GroupBy:
     """The lazy result of ``obj.groupby(...)``; aggregations return DataFrames / Series."""
 
     def __init__(self, obj, by, as_index=True, sort=True, dropna=True, observed=None, selection=None,
-                 group_keys=True):
-        self.obj, self.by, self.as_index, self.group_keys = obj, by, as_index, group_keys
+                 group_keys=True, level=None):
+        self.obj, self.by, self.level, self.as_index = obj, by, level, as_index
         self.sort, self.dropna, self.observed, self.selection = sort, dropna, observed, selection
+        self.group_keys = group_keys
         self._pandas()  # pandas' own errors (missing keys, bad selection) at build time
-        if isinstance(by, Series):
-            self.frame, self.keys, self.index_names = _frame_with_key(obj, by), [_KEY], (by.name,)
-        else:
-            self.frame, self.keys, self.index_names = obj, (by if isinstance(by, list) else [by]), None
+        self.frame, self.keys, self.index_names = _grouping(obj, by, level)
 
     def _pandas(self, sample: bool = False):
         extra = {} if self.observed is None else {"observed": self.observed}
-        by, frame = self.by, self.obj.data.meta
-        if isinstance(by, Series):
-            by = by.data.meta
-            if sample:
-                by = sample_of(by)
-        if sample:
-            frame = sample_of(frame)
+        if self.level is not None:
+            extra["level"] = self.level
+
+        def meta_of(key):
+            if not isinstance(key, Series):
+                return key
+            return sample_of(key.data.meta) if sample else key.data.meta
+
+        by = [meta_of(k) for k in self.by] if isinstance(self.by, list) else meta_of(self.by)
+        frame = sample_of(self.obj.data.meta) if sample else self.obj.data.meta
         g = frame.groupby(by, as_index=self.as_index, sort=self.sort, dropna=self.dropna, **extra)
         return g if self.selection is None else g[self.selection]
 
@@ -522,7 +565,8 @@ class GroupBy:
         if isinstance(self.obj, Series):
             raise TypeError("Column(s) already selected")
         return GroupBy(self.obj, self.by, self.as_index, self.sort, self.dropna, self.observed,
-                       list(key) if isinstance(key, (list, pd.Index)) else key, self.group_keys)
+                       list(key) if isinstance(key, (list, pd.Index)) else key, self.group_keys,
+                       self.level)
 
     def __getattr__(self, name):
         if (not name.startswith("_") and self.selection is None and isinstance(self.obj, DataFrame)
@@ -533,7 +577,11 @@ class GroupBy:
     def agg(self, func=None, **kwargs):
         """Aggregate with a name, a list of names, a column -> name(s) dict or named aggregations."""
         meta = self._pandas().agg(func, **kwargs)
-        self._pandas(sample=True).agg(func, **kwargs)  # errors that empty input hides
+        if self.level is None and not any(callable(k) or isinstance(k, dict)
+                                          for k in _as_list(self.by)):
+            # errors that empty input hides (a sample's labels are not the object's: no
+            # levels, nothing a key function takes)
+            self._pandas(sample=True).agg(func, **kwargs)
         if isinstance(self.obj, Series):
             series_col = self.frame.data.meta.columns[0]
         else:
@@ -593,33 +641,95 @@ for _how in ("sum", "mean", "count", "min", "max", "prod", "first", "last", "med
     setattr(GroupBy, _how, _method(_how))
 
 
-@uses(_attach_key, rows="same")
+@uses(_attach_keys, rows="same")
 def _keyed_columns(node, needed):
-    return [None if needed is None else needed - {_KEY}, None]
+    values = None if needed is None else {c for c in needed if not is_key_column(c)}
+    return [values] + [None] * (len(node.inputs) - 1)
 
 
-def _frame_with_key(obj, key):
-    """``obj`` with the key as a column; a key known to be indexed differently is aligned
-    to ``obj``'s labels first, as pandas does (ValueError if its labels repeat)."""
+def _key_sources(obj, by, level) -> list[tuple[str, object]]:
+    """Each key of a groupby as ("label", column label), ("series", a lazy Series key),
+    ("level", level), or ("map", a function / dict of the labels), in the user's order."""
+    if level is not None:
+        return [("level", lv) for lv in (level if isinstance(level, (list, tuple)) else [level])]
+    sources = []
+    for key in (by if isinstance(by, list) else [by]):
+        if isinstance(key, Series):
+            sources.append(("label", key.name) if _is_column_of(key, obj) else ("series", key))
+        elif callable(key) or isinstance(key, dict):
+            sources.append(("map", key))
+        else:
+            sources.append(("label", key))
+    return sources
+
+
+def _grouping(obj, by, level):
+    """(the frame grouped, its key columns, the result's index names or None): column labels
+    are keys as they are; Series keys and keys from the labels become attached columns."""
+    sources = _key_sources(obj, by, level)
+    if all(kind == "label" for kind, _ in sources):
+        return obj, [value for _, value in sources], None
     from .align import index_relation
     from .blockwise import map_chunks
 
-    if index_relation(obj, key) == "differ":
-        key = key.reindex(obj.index)
-    meta = _attach_key(obj.data.meta, key.data.meta)
-    return map_chunks(_attach_key, (obj, key), label="md.groupby", meta=meta)
+    series = [v for kind, v in sources if kind == "series"]
+    series = [key.reindex(obj.index) if index_relation(obj, key) == "differ" else key
+              for key in series]  # a key indexed differently is aligned first, as pandas does
+    derived = tuple((kind, v) for kind, v in sources if kind in ("level", "map"))
+    frame = map_chunks(_attach_keys, (obj, *series), {"derived": derived}, label="md.groupby")
+    index = obj.data.meta.index
+    keys, names, attached = [], [], iter(range(len(series)))
+    derived_at = iter(range(len(series), len(series) + len(derived)))
+    for kind, value in sources:
+        if kind == "label":
+            keys.append(value)
+            names.append(value)
+            continue
+        keys.append(_key_column(next(attached) if kind == "series" else next(derived_at)))
+        # pandas names a key from the labels as the labels it computes are named
+        names.append(value.name if kind == "series" else _from_index(index, (kind, value)).name)
+    return frame, keys, tuple(names)
 
 
-def groupby(obj, by=None, as_index=True, sort=True, dropna=True, observed=None, group_keys=True):
-    """Group by column label(s) or by a row-aligned Series; aggregate with ``.agg``, ``.sum()``, ..."""
-    if isinstance(by, DataFrame) or callable(by):
-        raise NotImplementedError("groupby keys must be column labels or a Series for now")
-    if isinstance(obj, Series) and not isinstance(by, Series):
-        raise NotImplementedError("Series.groupby needs a Series key for now")
+def groupby(obj, by=None, level=None, as_index=True, sort=True, dropna=True, observed=None,
+            group_keys=True):
+    """Group by column labels, Series (aligned by label), index levels (``level=``), or
+    functions / dicts of the index labels, or a list of these; aggregate with ``.agg``,
+    ``.sum()``, ..."""
+    if by is None and level is None:
+        raise TypeError("You have to supply one of 'by' and 'level'")
+    if isinstance(by, (DataFrame, pd.DataFrame, np.ndarray)) or _is_tensor(by):
+        raise NotImplementedError("groupby by a DataFrame or an array is not supported: "
+                                  "group by its columns as Series (aligned by label)")
     by = list(by) if isinstance(by, (list, tuple, pd.Index)) else by
+    by = [_lazy_key(k, obj) for k in by] if isinstance(by, list) else _lazy_key(by, obj)
     if isinstance(by, Series) and _is_column_of(by, obj):
         by = by.name  # pandas then leaves the key column out of the values, as for a label
-    return GroupBy(obj, by, as_index, sort, dropna, observed, group_keys=group_keys)
+    return GroupBy(obj, by, as_index, sort, dropna, observed, group_keys=group_keys, level=level)
+
+
+def _as_list(by) -> list:
+    return by if isinstance(by, list) else [by]
+
+
+def _lazy_key(key, obj):
+    """A pandas Series key as a lazy one, aligned to ``obj``'s labels here when they are known
+    (its dtype then stays pandas': no missing labels, no float)."""
+    if not isinstance(key, pd.Series):
+        return key
+    from .align import _client_index
+    from .datasource import from_pandas
+
+    index = _client_index(obj.data)
+    if index is not None and not key.index.equals(index):
+        key = key.reindex(index)
+    return from_pandas(key)
+
+
+def _is_tensor(obj) -> bool:
+    from ..tensor.core import Tensor
+
+    return isinstance(obj, Tensor)
 
 
 def _is_column_of(key, obj) -> bool:

@@ -25,7 +25,7 @@ from ..core.shuffle import hash_partition, split_by_codes
 from ..core.tokenize import tokenize
 from .blockwise import row_chunks, rows_grid
 from .core import new_frame
-from .groupby import _KEY, _ORDER_COL, GroupBy, _concat, _Meta
+from .groupby import _ORDER_COL, GroupBy, _concat, _Meta, is_key_column, pandas_keys
 from .scan import sample
 
 __all__: list[str] = []
@@ -81,10 +81,7 @@ class GroupByRows(Operand):
     # -- kernels -------------------------------------------------------------------------
     def _groupby(self, frame):
         values = frame.drop(columns=[_ORDER_COL])
-        if self.key is not None:  # a Series key: grouped by the Series, not by a column
-            keys = values.pop(_KEY).rename(self.key[0])
-        else:
-            keys = list(self.by)
+        keys = pandas_keys(values, self.by, self.key, pop=True)  # attached keys leave the values
         extra = {} if self.observed is None else {"observed": self.observed}
         g = values.groupby(keys, sort=self.sort, dropna=self.dropna, **extra, **self._group_keys())
         return values, keys, (g if self.selection is None else g[self.selection])
@@ -163,12 +160,13 @@ class GroupByRows(Operand):
         if self.selection is not None:
             selected = values[self.selection]
         else:
-            selected = values.drop(columns=[] if self.key is not None else list(self.by))
+            selected = values.drop(columns=[b for b in self.by if not is_key_column(b)])
         filled = selected.fillna(value)
         if limit is None:
             return filled
         missing = selected.isna()
-        by = keys if self.key is not None else [values[b] for b in self.by]
+        by = [k if isinstance(k, pd.Series) else values[k]
+              for k in (keys if isinstance(keys, list) else [keys])]
         counts = missing.astype(np.int64).groupby(by, sort=False, dropna=False).cumsum()
         return selected.mask(missing & (counts <= limit), filled)
 
@@ -178,8 +176,7 @@ class GroupByRows(Operand):
         with warnings.catch_warnings():
             warnings.simplefilter("ignore", DeprecationWarning)
             res = g.apply(self.args[0], *self.args[1:], **kwargs)
-        frame_keys = frame[_KEY].rename(self.key[0]) if self.key is not None else \
-            [frame[b] for b in self.by]
+        frame_keys = pandas_keys(frame, self.by, self.key, series=True)
         firsts = frame[_ORDER_COL].groupby(frame_keys, sort=False, dropna=self.dropna).min()
         nkeys = len(self.by)
         keys = res.index.droplevel(list(range(nkeys, res.index.nlevels))) \
@@ -194,8 +191,7 @@ class GroupByRows(Operand):
     def tile(self, ctx, out):
         chunks = row_chunks(ctx[out.inputs[0]])
         n, unknown = len(chunks), (math.nan, math.nan)
-        by = self.by if self.key is None else (_KEY,)
-        received = exchange([(OrderedShuffle(by=by, n=n, base=i << 32, label=self.label), [c])
+        received = exchange([(OrderedShuffle(by=self.by, n=n, base=i << 32, label=self.label), [c])
                              for i, c in enumerate(chunks)], n, self.label)
         meta = out.meta
         if self.grouped:
@@ -366,14 +362,12 @@ GroupBy.sample = sample_
 
 
 def _sampled(gb):
-    """``gb`` on a one-row sample: result dtypes that empty input hides."""
-    by = gb.by
-    if not isinstance(by, (str, list, tuple)) and hasattr(by, "data"):
-        by = sample(by.data.meta)
-    extra = {} if gb.observed is None else {"observed": gb.observed}
-    g = sample(gb.obj.data.meta).groupby(by, as_index=gb.as_index, sort=gb.sort, dropna=gb.dropna,
-                                         **extra)
-    return g if gb.selection is None else g[gb.selection]
+    """``gb`` on a one-row sample: result dtypes that empty input hides (the empty groupby
+    when a key function cannot take the sample's labels)."""
+    try:
+        return gb._pandas(sample=True)
+    except Exception:
+        return gb._pandas()
 
 
 def _agg_method(how, func=None, doc=""):
