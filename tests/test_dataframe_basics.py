@@ -68,6 +68,47 @@ def test_from_tensor_with_unknown_rows():
     assert_eq(md.DataFrame(filtered), pd.DataFrame(x[x[:, 0] > 10]))
 
 
+def test_from_tensor_with_an_index_of_labels_or_lazy_labels():
+    x = np.arange(35.0).reshape(7, 5)
+    t = mt.tensor(x, chunk_size=(3, 2))
+    labels = pd.Index(list("abcdefg"), name="k")
+    assert_eq(md.DataFrame(t, index=labels), pd.DataFrame(x, index=labels))
+    assert_eq(md.DataFrame(t, index=list("abcdefg"), columns=list("pqrst")),
+              pd.DataFrame(x, index=list("abcdefg"), columns=list("pqrst")))
+    assert_eq(md.DataFrame(t, index=md.Index(labels, chunk_size=2)), pd.DataFrame(x, index=labels))
+    assert_eq(md.Series(mt.tensor(x[:, 0], chunk_size=4), index=labels, name="s"),
+              pd.Series(x[:, 0], index=labels, name="s"))
+    lazy = md.Series(pd.Series(np.arange(7) * 2, name="even"), chunk_size=3)
+    assert_eq(md.Series(mt.tensor(x[:, 1], chunk_size=2), index=lazy),
+              pd.Series(x[:, 1], index=pd.Index(np.arange(7) * 2, name="even")))
+    for make in (lambda: pd.DataFrame(x, index=list("abc")), lambda: pd.Series(x[:, 0], index=[1])):
+        with pytest.raises(ValueError):
+            make()
+    with pytest.raises(ValueError):
+        md.DataFrame(t, index=list("abc"))
+    with pytest.raises(ValueError):
+        md.Series(mt.tensor(x[:, 0]), index=md.Index([1]))
+
+
+def test_index_constructor_as_pandas():
+    assert_eq(md.Index([3, 1, 2], name="x"), pd.Index([3, 1, 2], name="x"))
+    assert_eq(md.Index(list("abcde"), chunk_size=2), pd.Index(list("abcde")))
+    assert_eq(md.Index([1, 2, 3], dtype="float32"), pd.Index([1, 2, 3], dtype="float32"))
+    assert_eq(md.Index([("a", 1), ("b", 2)], names=["l", "n"]),
+              pd.Index([("a", 1), ("b", 2)]).set_names(["l", "n"]))
+    assert_eq(md.Index(mt.arange(10, chunk_size=3)), pd.Index(np.arange(10)))
+    assert_eq(md.Index(mt.arange(10, chunk_size=3), name="t", dtype="float64"),
+              pd.Index(np.arange(10), name="t", dtype="float64"))
+    s = pd.Series(list("pqrs"), name="col")
+    assert_eq(md.Index(md.Series(s, chunk_size=3)), pd.Index(s))
+    lazy = md.Index(pd.Index([5, 6, 7]), chunk_size=2)
+    assert_eq(md.Index(lazy, name="r"), pd.Index([5, 6, 7], name="r"))
+    with pytest.raises(TypeError):
+        pd.Index(5)
+    with pytest.raises(TypeError):
+        md.Index(5)
+
+
 def test_from_tensor_bad_columns_raise_like_pandas():
     with pytest.raises(ValueError):
         pd.DataFrame(np.ones((3, 2)), columns=list("abc"))

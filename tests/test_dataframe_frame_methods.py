@@ -358,6 +358,18 @@ def test_set_axis(m, df):
         m.set_axis(["x"], axis=1)
 
 
+def test_set_axis_with_lazy_labels_lines_them_up_by_position(m, df):
+    labels = pd.Index([f"L{i}" for i in range(41)], name="lab")
+    assert_eq(m.set_axis(md.Index(labels, chunk_size=6)), df.set_axis(labels))
+    values = pd.Series(np.arange(41) * 3, name="v")
+    assert_eq(m.set_axis(md.Series(values, chunk_size=9)), df.set_axis(values))
+    assert_eq(m["b"].set_axis(mt.arange(41, chunk_size=5) * 2), df["b"].set_axis(np.arange(41) * 2))
+    flt, exp = _filtered(m, df)  # unknown extents on both sides
+    assert_eq(flt.set_axis(flt["a"] * 10), exp.set_axis(exp["a"] * 10))
+    with pytest.raises(ValueError, match="Length mismatch"):
+        m.set_axis(md.Index(labels[:5]))
+
+
 # --- to_frame / to_tensor / items ---------------------------------------------------------------
 
 def test_to_frame_and_to_tensor(m, df):

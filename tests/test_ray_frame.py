@@ -78,3 +78,14 @@ def test_constructors_on_ray(session):
                                   pd.DataFrame(x, index=list("abcdef")))
     pd.testing.assert_series_equal(md.series_from_tensor(mt.tensor(x[:, 0], chunk_size=4), name="v").fetch(),
                                    pd.Series(x[:, 0], name="v"))
+
+
+def test_index_constructor_and_lazy_labels_on_ray(session):
+    x = np.arange(14.0).reshape(7, 2)
+    labels = md.Index(mt.arange(7, chunk_size=3) * 2)
+    pd.testing.assert_index_equal(labels.fetch(), pd.Index(np.arange(7) * 2))
+    pd.testing.assert_frame_equal(md.DataFrame(mt.tensor(x, chunk_size=4), index=labels).fetch(),
+                                  pd.DataFrame(x, index=np.arange(7) * 2))
+    s = md.Series(pd.Series(x[:, 0]), chunk_size=5)
+    pd.testing.assert_series_equal(s.set_axis(md.Index(list("abcdefg"), chunk_size=2)).fetch(),
+                                   pd.Series(x[:, 0], index=list("abcdefg")))

@@ -151,6 +151,16 @@ class Index(Tileable):
 
     __slots__ = ()
 
+    def __init__(self, data=None, dtype=None, copy=False, name=None, tupleize_cols=True,
+                 chunk_size=None, names=None):
+        if isinstance(data, TileableData):
+            super().__init__(data)
+            return
+        from .datasource import index_from
+
+        super().__init__(index_from(data, dtype=dtype, copy=copy, name=name, names=names,
+                                    tupleize_cols=tupleize_cols, chunk_size=chunk_size).data)
+
     @property
     def dtype(self):
         return self.data.meta.dtype

@@ -12,7 +12,7 @@ from ..core.operand import Operand
 from ..core.tokenize import tokenize
 from ..core.user import ClientData
 from .blockwise import chunk_shape, rows_grid
-from .core import DataFrame, Series, new_frame
+from .core import DataFrame, Index, Series, new_frame
 
 __all__: list[str] = []
 
@@ -132,13 +132,15 @@ def _is_tensor(obj) -> bool:
 
 
 def dataframe_from(data=None, index=None, columns=None, dtype=None, chunk_size=None) -> DataFrame:
-    """What ``md.DataFrame(...)`` builds: from a mars DataFrame / Tensor or anything pandas takes."""
+    """What ``md.DataFrame(...)`` builds: from a mars DataFrame / Tensor or anything pandas
+    takes; a tensor's rows get ``index`` (labels, or a lazy Index / Series / tensor) in order."""
     if isinstance(data, DataFrame):
         return data if dtype is None else data.astype(dtype)
     if _is_tensor(data):
-        if index is not None:
-            raise NotImplementedError("md.DataFrame(tensor, index=...) is not supported yet")
-        return from_tensor(data, True, columns=columns, dtype=dtype, chunk_size=chunk_size)
+        from .frame_creation import with_index
+
+        frame = from_tensor(data, True, columns=columns, dtype=dtype, chunk_size=chunk_size)
+        return with_index(frame, index)
     if not isinstance(data, pd.DataFrame) or index is not None or columns is not None or dtype is not None:
         data = pd.DataFrame(data, index=index, columns=columns, dtype=dtype)
     return from_pandas(data, chunk_size)
@@ -149,9 +151,36 @@ def series_from(data=None, index=None, dtype=None, name=None, chunk_size=None) -
     if isinstance(data, Series):
         return data if dtype is None else data.astype(dtype)
     if _is_tensor(data):
-        if index is not None:
-            raise NotImplementedError("md.Series(tensor, index=...) is not supported yet")
-        return from_tensor(data, False, name=name, dtype=dtype, chunk_size=chunk_size)
+        from .frame_creation import with_index
+
+        series = from_tensor(data, False, name=name, dtype=dtype, chunk_size=chunk_size)
+        return with_index(series, index)
     if not isinstance(data, pd.Series) or index is not None or dtype is not None or name is not None:
         data = pd.Series(data, index=index, dtype=dtype, name=name)
     return from_pandas(data, chunk_size)
+
+
+def _values_as_labels(series: pd.Series) -> pd.DataFrame:
+    # pd.Index of the values, as pandas builds it (set_index makes evenly spaced ints a RangeIndex)
+    return pd.DataFrame(index=pd.Index(series.array, name=series.name))
+
+
+def index_from(data=None, dtype=None, copy=False, name=None, names=None, tupleize_cols=True,
+               chunk_size=None) -> Index:
+    """What ``md.Index(...)`` builds: from a lazy Index / Series / 1-D tensor (its values, in
+    order) or anything ``pd.Index`` takes."""
+    if _is_tensor(data) or isinstance(data, Series):
+        series = data if isinstance(data, Series) else from_tensor(data, False, chunk_size=chunk_size)
+        if dtype is not None:
+            series = series.astype(dtype)
+        from .blockwise import map_chunks
+
+        labels = map_chunks(_values_as_labels, (series,), label="md.Index").index
+        return labels if name is None else labels.rename(name)
+    if isinstance(data, Index):
+        index = data if dtype is None else data.astype(dtype)
+        return index if name is None else index.rename(name)
+    labels = pd.Index(data, dtype=dtype, copy=copy, name=name, tupleize_cols=tupleize_cols)
+    if names is not None:
+        labels = labels.set_names(names)
+    return from_pandas(pd.DataFrame(index=labels), chunk_size).index

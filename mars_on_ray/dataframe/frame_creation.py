@@ -45,12 +45,20 @@ def _labelled(obj, labels):
     return obj.set_axis(pd.Index(labels.array, name=labels.name), axis=0)
 
 
-def _with_index(result, index):
-    """``result`` with the labels ``index`` by position."""
+def with_index(result, index):
+    """``result`` with the labels ``index`` by position (array-like, or a lazy Index, Series
+    or 1-d tensor); a ValueError when the lengths are known to differ."""
+    from .core import DataFrame
     from .setting import positional_map
 
     if index is None:
         return result
+    if isinstance(index, DataFrame):
+        raise NotImplementedError("labels from a DataFrame are not supported")
+    n, m = result.shape[0], index.shape[0] if hasattr(index, "shape") else len(index)
+    if n == n and m == m and n != m:
+        raise ValueError(f"Length mismatch: Expected axis has {int(n)} elements, new values have "
+                         f"{int(m)} elements")
     if isinstance(index, Index):
         index = index.to_series()
     elif isinstance(index, Tensor):
@@ -64,12 +72,12 @@ def _with_index(result, index):
 def dataframe_from_tensor(tensor, index=None, columns=None, gpu=None, sparse=False):
     """A DataFrame over a 1-d / 2-d tensor; ``index``: labels by position (array-like, Index,
     Series or tensor)."""
-    return _with_index(from_tensor(tensor, True, columns=columns), index)
+    return with_index(from_tensor(tensor, True, columns=columns), index)
 
 
 def series_from_tensor(tensor, index=None, name=None, dtype=None, gpu=None, sparse=False):
     """A Series over a 1-d tensor; ``index``: labels by position."""
-    return _with_index(from_tensor(tensor, False, name=name, dtype=dtype), index)
+    return with_index(from_tensor(tensor, False, name=name, dtype=dtype), index)
 
 
 def series_from_index(index, name=None):

@@ -91,8 +91,10 @@ def set_axis(obj, labels, *, axis=0, copy=None):
     meta = obj.data.meta
     if meta._get_axis_number(axis) == 1:
         return per_chunk(obj, "set_axis", labels, axis=1)
-    if isinstance(labels, (_Frame, Index, Tensor)):
-        raise NotImplementedError("set_axis with lazy labels is not supported; use set_index")
+    if isinstance(labels, (_Frame, Index, Tensor)):  # lined up with the rows by position
+        from .frame_creation import with_index
+
+        return with_index(obj, labels)
     labels = labels if isinstance(labels, pd.Index) else pd.Index(labels)
     n = obj.shape[0]
     if n == n and len(labels) != n:
