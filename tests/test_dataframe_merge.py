@@ -310,3 +310,72 @@ def test_join_a_list_bad_input_raises_pandas_errors():
         ma.join([ma.rename(columns={"a": "b"})], lsuffix="_l")
     with pytest.raises(ValueError, match="overlapping"):
         ma.join([ma])  # the same column twice
+
+
+# --- broadcast joins by direct addressing (dataframe/direct_join.py) --------------------------
+
+def _dense(n=53, m=31, seed=3, lo=-7):
+    """Left keys partly outside the right's range; right keys unique in a dense range."""
+    rs = np.random.RandomState(seed)
+    left = pd.DataFrame({"a": rs.randint(0, 9, n), "k": rs.randint(lo - 5, lo + m + 5, n),
+                         "s": rs.choice(["x", "y"], n)})
+    right = pd.DataFrame({"k": rs.permutation(np.arange(lo, lo + m)), "b": rs.rand(m),
+                          "i": rs.randint(0, 5, m), "t": rs.rand(m) > 0.5,
+                          "s": rs.choice(["u", "v"], m)})
+    return left, right
+
+
+@pytest.mark.parametrize("how", ["inner", "left"])
+def test_broadcast_join_of_dense_unique_int_keys_is_pandas(how):
+    from mars_on_ray.dataframe.direct_join import direct_join
+
+    left, right = _dense()
+    expected = left.merge(right, on="k", how=how)
+    kwargs = dict(how=how, on="k", left_on=None, right_on=None, left_index=False,
+                  right_index=False, sort=False, suffixes=("_x", "_y"), indicator=False,
+                  validate=None)
+    direct = direct_join(left, right, kwargs, expected.columns)
+    assert direct is not None  # the path these cases test
+    old = options.merge_broadcast_bytes
+    options.merge_broadcast_bytes = 10**12
+    try:
+        ml, mr = md.DataFrame(left, chunk_size=9), md.DataFrame(right, chunk_size=7)
+        assert_eq(ml.merge(mr, on="k", how=how), expected)  # int / bool columns promoted on "left"
+        assert_eq(ml.merge(mr, left_on="k", right_on="k", how=how, suffixes=("", "_r")),
+                  left.merge(right, left_on="k", right_on="k", how=how, suffixes=("", "_r")))
+        other = right.rename(columns={"k": "key"})
+        assert_eq(ml.merge(md.DataFrame(other, chunk_size=5), left_on="k", right_on="key", how=how),
+                  left.merge(other, left_on="k", right_on="key", how=how))
+        narrow = left.astype({"k": "int32"})
+        assert_eq(md.DataFrame(narrow, chunk_size=8).merge(mr, on="k", how=how),
+                  narrow.merge(right, on="k", how=how))
+        flt = ml[ml["a"] > 3]  # unknown extents, some chunks empty
+        assert_eq(flt.merge(mr, on="k", how=how), left[left["a"] > 3].merge(right, on="k", how=how))
+    finally:
+        options.merge_broadcast_bytes = old
+
+
+def test_direct_join_leaves_repeated_sparse_or_other_keys_to_pandas():
+    from mars_on_ray.dataframe.direct_join import direct_join
+
+    left, right = _dense()
+    kwargs = dict(how="inner", on="k", left_on=None, right_on=None, left_index=False,
+                  right_index=False, sort=False, suffixes=("_x", "_y"), indicator=False,
+                  validate=None)
+    columns = left.merge(right, on="k").columns
+    repeated = pd.concat([right, right.iloc[:2]])
+    sparse = right.assign(k=right["k"] * 10**6)
+    floats = right.astype({"k": "float64"})
+    nullable = right.astype({"k": "Int64"})
+    for other in (repeated, sparse, floats, nullable, right.iloc[:0]):
+        assert direct_join(left, other, kwargs, columns) is None
+    assert direct_join(left, right, {**kwargs, "sort": True}, columns) is None
+    assert direct_join(left, right, {**kwargs, "how": "outer"}, columns) is None
+    old = options.merge_broadcast_bytes
+    options.merge_broadcast_bytes = 10**12
+    try:
+        for other in (repeated, sparse):
+            assert_eq(md.DataFrame(left, chunk_size=9).merge(md.DataFrame(other, chunk_size=7), on="k"),
+                      left.merge(other, on="k"))
+    finally:
+        options.merge_broadcast_bytes = old

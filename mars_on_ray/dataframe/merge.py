@@ -31,6 +31,7 @@ from ..core.small_data import chunk_nbytes
 from .positional import PANDAS3
 from .blockwise import chunk_shape, map_chunks, row_chunks, rows_grid, sample_of, whole_chunk
 from .core import DataFrame, Series, methods, new_frame
+from .direct_join import direct_join
 from .rules.usage import uses
 
 __all__ = ["merge"]
@@ -166,6 +167,11 @@ class MergePieces(Operand):
 
     def execute(self, *values):
         left, right = _concat(values[:self.n_left]), _concat(values[self.n_left:])
+        if self.order == (_LPOS, _RPOS) and self.split is None and self.keys is None:
+            # a broadcast right side: by direct addressing where the keys allow it
+            res = direct_join(left, right, self.kwargs, self.meta.value.columns)
+            if res is not None:
+                return _cast(res, self.meta.value)
         if self.order is not None:
             left = left.assign(**{_LPOS: np.arange(len(left), dtype=np.int64)})
             right = right.assign(**{_RPOS: np.arange(len(right), dtype=np.int64)})
