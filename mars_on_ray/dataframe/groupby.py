@@ -25,6 +25,7 @@ from ..core.shuffle import hash_partition, pick_boundaries, range_codes, sample_
 from .blockwise import row_chunks, rows_grid, sample_of
 from .core import DataFrame, Series, new_frame
 from .groupby_arrow import arrow_partial
+from .groupby_dense import dense_combine, dense_partial
 from .positional import PANDAS3
 from .sort import SortChunks, _Sorter
 from .rules.usage import uses
@@ -68,8 +69,10 @@ class GroupByAgg(Operand):
         return obj.groupby(sort=self.sort, dropna=self.dropna, **extra, **kw)
 
     def _partial(self, frame: pd.DataFrame) -> pd.DataFrame:
-        if self.sort:  # pyarrow's hash aggregation where its answer is pandas' own
-            fast = arrow_partial(frame, tuple(self.by), self.partials)
+        if self.sort:  # direct addressing, else pyarrow's hash aggregation, where they apply
+            fast = dense_partial(frame, tuple(self.by), self.partials)
+            if fast is None:
+                fast = arrow_partial(frame, tuple(self.by), self.partials)
             if fast is not None:
                 return fast
         g = self._groupby(frame, by=list(self.by))
@@ -97,6 +100,10 @@ class GroupByAgg(Operand):
                 not self.sort or cat.index.is_monotonic_increasing):
             return cat
         how = {f"p{i}": _COMBINE[h] for i, (_, h) in enumerate(self.partials)}
+        if set(how.values()) == {"sum"}:
+            fast = dense_combine(cat)
+            if fast is not None:
+                return fast
         nlevels = cat.index.nlevels
         g = self._groupby(cat, level=0 if nlevels == 1 else list(range(nlevels)))
         return g.agg(how)
