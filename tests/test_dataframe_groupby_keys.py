@@ -131,3 +131,12 @@ def test_groupby_level_on_ray(session, df):
     pd.testing.assert_frame_equal(m.groupby(level=[0, 1]).sum().fetch(), df.groupby(level=[0, 1]).sum())
     pd.testing.assert_series_equal(m.groupby(lambda t: t[0] % 2)["v"].cumsum().fetch(),
                                    df.groupby(lambda t: t[0] % 2)["v"].cumsum())
+
+
+def test_groupby_by_index_level_names_and_columns(df):
+    m = md.DataFrame(df, chunk_size=8)
+    assert_eq(m.groupby("outer").sum(), df.groupby("outer").sum())
+    assert_eq(m.groupby(["outer", "s"]).w.sum(), df.groupby(["outer", "s"]).w.sum())
+    assert_eq(m.groupby(["s", "outer"], sort=False).v.mean(), df.groupby(["s", "outer"], sort=False).v.mean())
+    assert_eq(m.v.groupby("outer").max(), df.v.groupby("outer").max())
+    assert_eq(m.groupby("outer").w.cumsum(), df.groupby("outer").w.cumsum())

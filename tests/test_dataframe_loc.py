@@ -209,3 +209,42 @@ def test_at(df):
             m.at[bad]
     with pytest.raises(KeyError):
         _value(m.at["zz", "a"])
+
+
+# --- loc on a MultiIndex (dataframe/multi_loc.py) -----------------------------------------------
+
+@pytest.fixture
+def multi():
+    rs = np.random.RandomState(0)
+    n = 23
+    index = pd.MultiIndex.from_arrays([rs.randint(0, 4, n), rs.choice(list("abc"), n), np.arange(n)],
+                                      names=["o", "m", None])
+    return pd.DataFrame({"x": rs.rand(n), "y": rs.randint(0, 9, n)}, index=index)
+
+
+@pytest.mark.filterwarnings("ignore::pandas.errors.PerformanceWarning")
+@pytest.mark.parametrize("chunk_size", [5, 23])
+def test_loc_on_a_multi_index_is_pandas(multi, chunk_size):
+    m = md.DataFrame(multi, chunk_size=chunk_size)
+    full = multi.index[3]
+    for key in (1, (1,), (1, "a"), full):  # leading labels drop their levels; all of them: a row
+        assert_eq(m.loc[key], multi.loc[key])
+        assert_eq(m["x"].loc[key], multi["x"].loc[key])
+    assert_eq(m.loc[1, "x"], multi.loc[1, "x"])  # (rows, column)
+    assert_eq(m.loc[(1, "a"), ["x"]], multi.loc[(1, "a"), ["x"]])
+    assert_eq(m.loc[full, "y"], multi.loc[full, "y"])
+    with pytest.raises(KeyError):
+        multi.loc[7]
+    with pytest.raises(KeyError):
+        _value(m.loc[7])
+    with pytest.raises(KeyError):
+        _value(m.loc[(1, "z")])
+
+
+@pytest.mark.filterwarnings("ignore::pandas.errors.PerformanceWarning")
+def test_loc_of_leading_labels_on_a_grouped_result(multi):
+    m = md.DataFrame(multi, chunk_size=6)
+    grouped, expected = m.groupby(["o", "m"]).sum(), multi.groupby(["o", "m"]).sum()
+    assert_eq(grouped.loc[2], expected.loc[2])
+    assert_eq(grouped.loc[(2, "b")], expected.loc[(2, "b")])
+    assert_eq(grouped["y"].loc[(2, "b")], expected["y"].loc[(2, "b")])

@@ -89,3 +89,13 @@ def test_index_constructor_and_lazy_labels_on_ray(session):
     s = md.Series(pd.Series(x[:, 0]), chunk_size=5)
     pd.testing.assert_series_equal(s.set_axis(md.Index(list("abcdefg"), chunk_size=2)).fetch(),
                                    pd.Series(x[:, 0], index=list("abcdefg")))
+
+
+def test_multi_index_loc_on_ray(session):
+    index = pd.MultiIndex.from_product([[1, 2, 3], list("ab"), range(3)], names=["o", "m", "i"])
+    df = pd.DataFrame({"x": np.arange(18.0)}, index=index)
+    m = md.DataFrame(df, chunk_size=4)
+    pd.testing.assert_frame_equal(m.loc[2].fetch(), df.loc[2])
+    pd.testing.assert_series_equal(m.loc[(3, "b", 1)].fetch(), df.loc[(3, "b", 1)])
+    with pytest.raises(KeyError):
+        m.loc[9].execute()

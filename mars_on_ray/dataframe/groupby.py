@@ -584,8 +584,7 @@ class GroupBy:
     def agg(self, func=None, **kwargs):
         """Aggregate with a name, a list of names, a column -> name(s) dict or named aggregations."""
         meta = self._pandas().agg(func, **kwargs)
-        if self.level is None and not any(callable(k) or isinstance(k, dict)
-                                          for k in _as_list(self.by)):
+        if all(kind in ("label", "series") for kind, _ in _key_sources(self.obj, self.by, self.level)):
             # errors that empty input hides (a sample's labels are not the object's: no
             # levels, nothing a key function takes)
             self._pandas(sample=True).agg(func, **kwargs)
@@ -665,9 +664,20 @@ def _key_sources(obj, by, level) -> list[tuple[str, object]]:
             sources.append(("label", key.name) if _is_column_of(key, obj) else ("series", key))
         elif callable(key) or isinstance(key, dict):
             sources.append(("map", key))
+        elif _is_level_name(obj, key):  # pandas groups by an index level named so
+            sources.append(("level", key))
         else:
             sources.append(("label", key))
     return sources
+
+
+def _is_level_name(obj, key) -> bool:
+    meta = obj.data.meta
+    columns = meta.columns if isinstance(meta, pd.DataFrame) else ()
+    try:
+        return key not in columns and key is not None and key in meta.index.names
+    except TypeError:  # an unhashable key: pandas' error comes from its own groupby
+        return False
 
 
 def _grouping(obj, by, level):
@@ -713,10 +723,6 @@ def groupby(obj, by=None, level=None, as_index=True, sort=True, dropna=True, obs
     if isinstance(by, Series) and _is_column_of(by, obj):
         by = by.name  # pandas then leaves the key column out of the values, as for a label
     return GroupBy(obj, by, as_index, sort, dropna, observed, group_keys=group_keys, level=level)
-
-
-def _as_list(by) -> list:
-    return by if isinstance(by, list) else [by]
 
 
 def _lazy_key(key, obj):

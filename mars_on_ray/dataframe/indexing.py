@@ -22,6 +22,7 @@ from .core import DataFrame, Series, _Frame, methods, new_frame
 from .positional import (PANDAS3, RowsOp, TakeRows, _cut, _idx, _Indexer, _row_selection_columns,
                          assemble, is_int, mask_rows, pick, row_meta, row_then_columns,
                          scalar_dtype, single, slice_pieces, slice_rows, split_key, take_rows)
+from .multi_loc import multi_index_key, prefix_rows
 from .rules.usage import is_frame, same_as_output, uses
 
 __all__: list[str] = []
@@ -466,6 +467,11 @@ def loc_rows(obj, key):
     """``obj.loc[key]`` along rows."""
     if callable(key) and not isinstance(key, (_Frame, Tensor)):
         key = key(obj)
+    labels = multi_index_key(obj, key)
+    if labels is not None:  # a MultiIndex: a row, or the rows under leading labels
+        if len(labels) == obj.data.meta.index.nlevels:
+            return label_row(obj, labels)
+        return prefix_rows(obj, labels)
     if isinstance(key, slice):
         return obj if key == slice(None) else label_slice(obj, key)
     if isinstance(key, pd.Series) and pd.api.types.is_bool_dtype(key.dtype):
@@ -508,6 +514,8 @@ def loc_columns(obj, cols):
 
 def loc_get(obj, key):
     """``obj.loc[key]``: labels, lists, slices, boolean masks, (rows, cols)."""
+    if multi_index_key(obj, key) is not None:
+        return loc_rows(obj, key)
     rows, cols = split_key(obj, key)
     if cols is None or (isinstance(cols, slice) and cols == slice(None)):
         return loc_rows(obj, rows)
