@@ -101,3 +101,23 @@ def test_qr_factors_each_block_once_for_q_and_r():
     got_q, got_r = LocalExecutor(small_data=False).compute(q.data, r.data)
     np.testing.assert_allclose(got_q @ got_r, x, atol=1e-10)
     np.testing.assert_allclose(got_q.T @ got_q, np.eye(4), atol=1e-10)
+
+
+@pytest.mark.parametrize("shape, dtype", [((50_000, 20), "float64"), ((40_001, 7), "float32"),
+                                          ((30_000, 3), "complex128"), ((9_000, 200), "float64")])
+def test_tall_qr_in_cache_blocks_is_a_qr_of_numpy_signs_aside(shape, dtype):
+    from mars_on_ray.tensor.decompositions import BLOCK_BYTES, tall_qr
+
+    rs = np.random.RandomState(0)
+    a = rs.rand(*shape).astype(dtype)
+    if np.dtype(dtype).kind == "c":
+        a = a + 1j * rs.rand(*shape)
+    assert shape[0] > 2 * BLOCK_BYTES // (a.itemsize * shape[1])  # the blocked path
+    q, r = tall_qr(a)
+    q0, r0 = np.linalg.qr(a)
+    assert q.shape == q0.shape and r.shape == r0.shape and q.dtype == q0.dtype and r.dtype == r0.dtype
+    tol = 1e-4 if dtype == "float32" else 1e-9
+    np.testing.assert_allclose(q @ r, a, atol=tol * shape[1])
+    np.testing.assert_allclose(q.conj().T @ q, np.eye(shape[1]), atol=tol * 10)
+    np.testing.assert_allclose(np.abs(r), np.abs(r0), rtol=tol * 10, atol=tol * 10)
+    assert np.allclose(np.tril(r, -1), 0)
