@@ -12,7 +12,6 @@ aggregation shuffles the rows by key hash and runs pandas' own groupby on whole 
 from __future__ import annotations
 
 import math
-import operator
 
 import numpy as np
 import pandas as pd
@@ -26,6 +25,7 @@ from .blockwise import row_chunks, rows_grid, sample_of
 from .core import DataFrame, Series, new_frame
 from .groupby_arrow import arrow_partial
 from .groupby_dense import dense_combine, dense_partial
+from .groupby_keys import _grouping, _is_column_of, _is_tensor, _key_sources, _lazy_key
 from .positional import PANDAS3
 from .sort import SortChunks, _Sorter
 from .rules.usage import uses
@@ -499,49 +499,6 @@ def _plan(pairs, sort):
     return tuple(partials), tuple(outputs)
 
 
-_KEY = "__mars_groupby_key__"  # the first key column groupby attaches; the i-th is _KEY + str(i)
-
-
-def _key_column(i: int) -> str:
-    return _KEY if i == 0 else f"{_KEY}{i}"
-
-
-def is_key_column(label) -> bool:
-    """Whether ``label`` is a key column groupby attached (a Series key, a level, a mapping)."""
-    return isinstance(label, str) and label.startswith(_KEY)
-
-
-def _from_index(index: pd.Index, how: tuple) -> pd.Index:
-    """A key computed from the labels: ``("level", L)`` a level's values, ``("map", f)`` each
-    label mapped by ``f`` (a function or a dict, as pandas groups by them)."""
-    kind, value = how
-    return index.get_level_values(value) if kind == "level" else index.map(value)
-
-
-def pandas_keys(frame: pd.DataFrame, by, names, pop: bool = False, series: bool = False):
-    """What pandas groups ``frame`` by: column labels as they are (their columns when
-    ``series``), attached key columns as Series named as the user's keys (``names``), taken
-    out of ``frame`` when ``pop``. One attached key alone is a Series, not a list."""
-    if names is None:
-        return [frame[b] for b in by] if series else list(by)
-    keys = [((frame.pop(b) if pop else frame[b]).rename(name) if is_key_column(b)
-             else frame[b] if series else b) for b, name in zip(by, names)]
-    return keys[0] if len(keys) == 1 else keys
-
-
-def _attach_keys(values, *keys, derived=()):
-    """``values`` (as a frame) with its keys as columns: the Series ``keys`` (same rows), then
-    the keys ``derived`` from its labels (``_from_index``)."""
-    for key in keys:
-        if not values.index.equals(key.index):  # only when neither index was known at build time
-            raise NotImplementedError("groupby by a Series whose index turned out to differ from "
-                                      "the grouped object's: group by key.reindex(obj.index)")
-    frame = values.to_frame() if isinstance(values, pd.Series) else values
-    columns = [key.to_numpy() for key in keys]
-    columns += [pd.Series(_from_index(values.index, how), index=values.index) for how in derived]
-    return frame.assign(**{_key_column(i): column for i, column in enumerate(columns)})
-
-
 class GroupBy:
     """The lazy result of ``obj.groupby(...)``; aggregations return DataFrames / Series."""
 
@@ -647,67 +604,6 @@ for _how in ("sum", "mean", "count", "min", "max", "prod", "first", "last", "med
     setattr(GroupBy, _how, _method(_how))
 
 
-@uses(_attach_keys, rows="same")
-def _keyed_columns(node, needed):
-    values = None if needed is None else {c for c in needed if not is_key_column(c)}
-    return [values] + [None] * (len(node.inputs) - 1)
-
-
-def _key_sources(obj, by, level) -> list[tuple[str, object]]:
-    """Each key of a groupby as ("label", column label), ("series", a lazy Series key),
-    ("level", level), or ("map", a function / dict of the labels), in the user's order."""
-    if level is not None:
-        return [("level", lv) for lv in (level if isinstance(level, (list, tuple)) else [level])]
-    sources = []
-    for key in (by if isinstance(by, list) else [by]):
-        if isinstance(key, Series):
-            sources.append(("label", key.name) if _is_column_of(key, obj) else ("series", key))
-        elif callable(key) or isinstance(key, dict):
-            sources.append(("map", key))
-        elif _is_level_name(obj, key):  # pandas groups by an index level named so
-            sources.append(("level", key))
-        else:
-            sources.append(("label", key))
-    return sources
-
-
-def _is_level_name(obj, key) -> bool:
-    meta = obj.data.meta
-    columns = meta.columns if isinstance(meta, pd.DataFrame) else ()
-    try:
-        return key not in columns and key is not None and key in meta.index.names
-    except TypeError:  # an unhashable key: pandas' error comes from its own groupby
-        return False
-
-
-def _grouping(obj, by, level):
-    """(the frame grouped, its key columns, the result's index names or None): column labels
-    are keys as they are; Series keys and keys from the labels become attached columns."""
-    sources = _key_sources(obj, by, level)
-    if all(kind == "label" for kind, _ in sources):
-        return obj, [value for _, value in sources], None
-    from .align import index_relation
-    from .blockwise import map_chunks
-
-    series = [v for kind, v in sources if kind == "series"]
-    series = [key.reindex(obj.index) if index_relation(obj, key) == "differ" else key
-              for key in series]  # a key indexed differently is aligned first, as pandas does
-    derived = tuple((kind, v) for kind, v in sources if kind in ("level", "map"))
-    frame = map_chunks(_attach_keys, (obj, *series), {"derived": derived}, label="md.groupby")
-    index = obj.data.meta.index
-    keys, names, attached = [], [], iter(range(len(series)))
-    derived_at = iter(range(len(series), len(series) + len(derived)))
-    for kind, value in sources:
-        if kind == "label":
-            keys.append(value)
-            names.append(value)
-            continue
-        keys.append(_key_column(next(attached) if kind == "series" else next(derived_at)))
-        # pandas names a key from the labels as the labels it computes are named
-        names.append(value.name if kind == "series" else _from_index(index, (kind, value)).name)
-    return frame, keys, tuple(names)
-
-
 def groupby(obj, by=None, level=None, as_index=True, sort=True, dropna=True, observed=None,
             group_keys=True):
     """Group by column labels, Series (aligned by label), index levels (``level=``), or
@@ -723,31 +619,3 @@ def groupby(obj, by=None, level=None, as_index=True, sort=True, dropna=True, obs
     if isinstance(by, Series) and _is_column_of(by, obj):
         by = by.name  # pandas then leaves the key column out of the values, as for a label
     return GroupBy(obj, by, as_index, sort, dropna, observed, group_keys=group_keys, level=level)
-
-
-def _lazy_key(key, obj):
-    """A pandas Series key as a lazy one, aligned to ``obj``'s labels here when they are known
-    (its dtype then stays pandas': no missing labels, no float)."""
-    if not isinstance(key, pd.Series):
-        return key
-    from .align import _client_index
-    from .datasource import from_pandas
-
-    index = _client_index(obj.data)
-    if index is not None and not key.index.equals(index):
-        key = key.reindex(index)
-    return from_pandas(key)
-
-
-def _is_tensor(obj) -> bool:
-    from ..tensor.core import Tensor
-
-    return isinstance(obj, Tensor)
-
-
-def _is_column_of(key, obj) -> bool:
-    from .blockwise import MapChunks
-
-    op = key.data.op
-    return (isinstance(op, MapChunks) and op.func is operator.getitem and len(key.data.inputs) == 1
-            and key.data.inputs[0].key == obj.key and op.args[1] == key.name)

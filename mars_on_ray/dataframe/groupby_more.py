@@ -25,7 +25,8 @@ from ..core.shuffle import hash_partition, split_by_codes
 from ..core.tokenize import tokenize
 from .blockwise import row_chunks, rows_grid
 from .core import new_frame
-from .groupby import _ORDER_COL, GroupBy, _concat, _Meta, is_key_column, pandas_keys
+from .groupby import _ORDER_COL, GroupBy, _concat, _Meta
+from .groupby_keys import is_key_column, pandas_keys
 from .scan import sample
 
 __all__: list[str] = []
