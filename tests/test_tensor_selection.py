@@ -180,3 +180,35 @@ def test_weighted_quantile_edges_and_errors():
     with pytest.raises(ValueError):
         LocalExecutor().compute(mt.quantile(mt.tensor(d, chunk_size=30), 0.5,
                                             method="inverted_cdf", weights=0 * w).data)
+
+
+def _ops(obj):
+    return {type(n.op).__name__ for n in topo_order(LocalExecutor().tile(obj.data).flat)}
+
+
+@pytest.mark.filterwarnings("ignore::RuntimeWarning")
+@pytest.mark.parametrize("data", [RS.randn(5000), RS.randint(-50, 50, 4001),
+                                  np.r_[RS.randn(300), [np.inf, -np.inf] * 3, [np.nan] * 40],
+                                  np.r_[[np.nan] * 90, RS.randn(10)], np.full(500, np.nan)])
+def test_percentiles_select_in_brackets_of_unsorted_chunks(data):
+    t = mt.tensor(data, chunk_size=333)
+    qs = [0, 1, 37.5, 50, 99, 100]
+    for method in ("linear", "nearest", "lower", "higher"):
+        assert_eq(mt.percentile(t, qs, method=method), np.percentile(data, qs, method=method))
+    assert "SortedSample" not in _ops(mt.percentile(t, qs))  # no chunk was sorted
+
+
+def test_brackets_that_miss_or_hold_too_much_fall_back_to_sorting(monkeypatch):
+    from mars_on_ray.tensor import bracket_select
+
+    monkeypatch.setattr(bracket_select, "SAMPLE", 4)
+    monkeypatch.setattr(bracket_select, "MARGIN", 0.0)
+    data = np.tile(np.r_[np.zeros(99), RS.rand(1)], 40)  # a sample of 4 a chunk sees no zeros
+    t = mt.tensor(data, chunk_size=1000)
+    assert_eq(mt.percentile(t, [10, 50, 99.5]), np.percentile(data, [10, 50, 99.5]))
+    monkeypatch.setattr(bracket_select, "SAMPLE", 16_384)
+    monkeypatch.setattr(bracket_select, "MAX_GATHERED", 0)  # any bracket is too full: sorted
+    data = RS.randn(3000)
+    t = mt.tensor(data, chunk_size=700)
+    assert_eq(mt.median(t), np.median(data))
+    assert "SortedSample" in _ops(mt.median(t))

@@ -72,8 +72,15 @@ class GatherRanks(Operand):
 
 def select_ranks(tiled, ranks: np.ndarray, dtype, label):
     """A generator (``yield from``) returning one chunk whose value holds the values of the
-    flattened tensor at ``ranks`` (sorted, in range), in that order."""
+    flattened tensor at ``ranks`` (sorted, in range), in that order: by brackets on the
+    unsorted chunks where they hold (bracket_select.py), else by sorting every chunk."""
+    from .bracket_select import select_in_brackets
+
     chunks = list(tiled.chunks.flat)
+    if np.dtype(dtype).kind in "fiub":
+        found = yield from select_in_brackets(chunks, ranks, dtype, label)
+        if found is not None:
+            return found
     meta = tensor_meta(dtype, 1)
     sorted_, samples = [], []
     for i, c in enumerate(chunks):
