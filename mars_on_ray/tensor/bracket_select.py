@@ -20,7 +20,8 @@ from ..core.tiling import ValuesRequest
 from .core import tensor_meta
 
 NAN = float("nan")
-SAMPLE = 16_384  # strided sample per chunk
+SAMPLE = 16_384  # strided sample per chunk at most
+POOLED = 262_144  # samples of all chunks at most (pooled and sorted while tiling)
 MARGIN = 6.0  # bracket half-width, in standard deviations of a sampled rank's position
 MAX_GATHERED = 4_000_000  # elements of all brackets gathered into one task at most
 
@@ -92,7 +93,7 @@ def select_in_brackets(chunks, ranks, dtype, label):
     ``ranks`` of the flattened ``chunks``, or None when a bracket does not hold its rank."""
     from .rankselect import GatherRanks
 
-    op = StrideSample(size=SAMPLE, label=label)
+    op = StrideSample(size=max(64, min(SAMPLE, POOLED // max(len(chunks), 1))), label=label)
     parts = [ChunkData(op, [c], (NAN,), None, (i,)) for i, c in enumerate(chunks)]
     facts = yield ValuesRequest(parts)
     nonnan = sum(n - nan for _, n, nan in facts)
