@@ -2,7 +2,7 @@
 
 pandas' merge hashes the keys of both sides: a 2.5M x 1M row inner join spends 90% of its time
 in that hashing. When the small (right) side of a broadcast inner / left join has unique
-integer keys spanning at most ``DENSITY`` times its rows (surrogate keys, ids: every TPC-H
+integer keys in a dense range (``groupby_dense.dense_span``) (surrogate keys, ids: every TPC-H
 key), an array indexed by key gives each left row its right row: one pass to fill, one gather,
 no hash table. Rows come out in the left side's order, as pandas gives them. Anything else
 (other key kinds, repeated or sparse keys, index joins, sort=, indicator=, validate=) returns
@@ -13,10 +13,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-DENSITY = 4  # key range / right rows at most this
-MIN_SLOTS = 1 << 16  # small sides: any range up to this
-MAX_SLOTS = 1 << 27  # 512 MiB of int32 slots at most
-
+from .groupby_dense import dense_span
 
 def _key_names(kwargs) -> tuple | None:
     """(left key, right key) column names of a merge on one column each, else None."""
@@ -42,10 +39,10 @@ def _int_keys(frame: pd.DataFrame, name):
 
 def _slots(keys: np.ndarray):
     """(lowest key, key -> row array) of unique keys in a dense range, else None."""
-    lo, hi = int(keys.min()), int(keys.max())
-    span = hi - lo + 1
-    if span > max(DENSITY * len(keys), MIN_SLOTS) or span > MAX_SLOTS:
+    found = dense_span(keys)
+    if found is None:
         return None
+    lo, span = found
     slots = np.full(span, -1, dtype=np.int32 if len(keys) < 2**31 else np.int64)
     slots[keys - lo] = np.arange(len(keys))
     if np.count_nonzero(slots >= 0) != len(keys):

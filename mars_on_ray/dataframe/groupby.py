@@ -25,7 +25,8 @@ from .blockwise import row_chunks, rows_grid, sample_of
 from .core import DataFrame, Series, new_frame
 from .groupby_arrow import arrow_partial
 from .groupby_dense import dense_combine, dense_partial
-from .groupby_keys import _grouping, _is_column_of, _is_tensor, _key_sources, _lazy_key
+from .datasource import _is_tensor
+from .groupby_keys import _grouping, _is_column_of, _key_sources, _lazy_key
 from .positional import PANDAS3
 from .sort import SortChunks, _Sorter
 from .rules.usage import uses

@@ -19,8 +19,10 @@ MAX_SPAN = 1 << 27
 EXACT = 2**53  # float64 holds every integer below this
 
 
-def _span(keys: np.ndarray):
-    """(lowest key, number of slots) when ``keys`` are dense enough, else None."""
+def dense_span(keys: np.ndarray):
+    """(lowest key, number of slots) when integer ``keys`` span at most ``DENSITY`` times
+    their number (any span up to ``MIN_SPAN``; never over ``MAX_SPAN``), else None; also the
+    direct join's test (direct_join.py)."""
     if not len(keys):
         return None
     lo, hi = int(keys.min()), int(keys.max())
@@ -61,7 +63,7 @@ def dense_sums(keys: np.ndarray, columns: list, hows: list[str], name) -> pd.Dat
         return None
     if any(h != "size" and not _summable(c) for c, h in zip(columns, hows)):
         return None
-    found = _span(keys)
+    found = dense_span(keys)
     if found is None:
         return None
     lo, span = found

@@ -128,12 +128,6 @@ def _lazy_key(key, obj):
     return from_pandas(key)
 
 
-def _is_tensor(obj) -> bool:
-    from ..tensor.core import Tensor
-
-    return isinstance(obj, Tensor)
-
-
 def _is_column_of(key, obj) -> bool:
     from .blockwise import MapChunks
 
