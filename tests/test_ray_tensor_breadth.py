@@ -67,3 +67,16 @@ def test_stats_on_ray(session):
     assert np.isclose(got.pvalue.execute().fetch(), want.pvalue)
     ks = mt.stats.ks_2samp(mt.tensor(a, chunk_size=7), mt.tensor(b, chunk_size=8))
     assert np.isclose(ks.pvalue.execute().fetch(), stats.ks_2samp(a, b).pvalue)
+
+
+def test_fancy_indexing_and_assignment_on_ray(session):
+    a = np.arange(60.0).reshape(6, 10)
+    t = mt.tensor(a, chunk_size=(4, 3))
+    rows = mt.tensor(np.array([5, 0, -1]), chunk_size=2)  # a lazy index: fetched when tiling
+    np.testing.assert_array_equal(t[rows, [[1], [9]]].execute().fetch(), a[[5, 0, -1], [[1], [9]]])
+    t[[0, 3], 2:9:3] = mt.tensor(np.arange(6.0).reshape(2, 3), chunk_size=1)
+    t[t > 50] = -1.0
+    expected = a.copy()
+    expected[[0, 3], 2:9:3] = np.arange(6.0).reshape(2, 3)
+    expected[expected > 50] = -1.0
+    np.testing.assert_array_equal(t.execute().fetch(), expected)

@@ -11,6 +11,7 @@ from .reshape import *  # noqa: F401,F403
 from .sorting import *  # noqa: F401,F403
 from .selection import *  # noqa: F401,F403
 from .setops import *  # noqa: F401,F403
+from .setitem import *  # noqa: F401,F403
 from .histogram import *  # noqa: F401,F403
 from .nonzero import *  # noqa: F401,F403
 from .cumulative import *  # noqa: F401,F403

@@ -53,6 +53,12 @@ class Tensor(Tileable):
     def __hash__(self):
         return hash(self.key)
 
+    def __setitem__(self, index, value):
+        """``t[index] = value``: ``t`` now stands for the tensor with those elements set."""
+        from .setitem import assign
+
+        self.data = assign(self, index, value).data
+
     astype = _lazy("arithmetic", "astype")
     rechunk = _lazy("rechunk", "rechunk")
     transpose = _lazy("reshape", "transpose")
@@ -60,6 +66,7 @@ class Tensor(Tileable):
     dot = _lazy("linalg", "dot")
     clip = _lazy("arithmetic", "clip")
     __getitem__ = _lazy("indexing", "getitem")
+    put = _lazy("setitem", "put")
 
     for _name in ("sum", "mean", "prod", "min", "max", "std", "var", "argmin", "argmax", "any", "all"):
         locals()[_name] = _lazy("reduction", _name)
@@ -80,6 +87,7 @@ class Tensor(Tileable):
     __abs__ = _lazy("arithmetic", "absolute")
     __invert__ = _lazy("arithmetic", "invert")
     __array_ufunc__ = _lazy("arithmetic", "array_ufunc")  # np.exp(t), ndarray + t stay lazy
+    __array_function__ = _lazy("arithmetic", "array_function")  # np.concatenate([t, u]) too
     __matmul__ = _lazy("linalg", "matmul")
     __rmatmul__ = _lazy("linalg", "matmul", reflected=True)
     sort = _lazy("sorting", "sort_inplace")

@@ -75,8 +75,10 @@ def tensor(data, dtype=None, chunk_size=None) -> Tensor:
 
 
 def array(obj, dtype=None, copy=True, chunk_size=None) -> Tensor:
-    """Alias of :func:`tensor` (NumPy's name)."""
-    return tensor(obj, dtype=dtype, chunk_size=chunk_size)
+    """:func:`tensor` under NumPy's name; a tensor given with ``copy=True`` comes back as a new
+    object, so assigning into one leaves the other as it was."""
+    t = tensor(obj, dtype=dtype, chunk_size=chunk_size)
+    return Tensor(t.data) if copy and t is obj else t
 
 
 def asarray(obj, dtype=None, chunk_size=None) -> Tensor:

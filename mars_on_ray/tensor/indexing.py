@@ -1,4 +1,5 @@
-"""Indexing tensors: basic (ints, slices, None, ...), boolean masks, integer arrays on one axis.
+"""Indexing tensors: basic (ints, slices, None, ...) and boolean masks; integer arrays are in
+``fancy_index``.
 
 Basic indexing keeps only the chunks the index touches. A boolean mask gives a result of
 unknown extent (``nan`` in its shape) until it has run; later operations that need the real
@@ -17,12 +18,10 @@ from ..config import options
 from ..core.entity import ChunkData, Tiled, chunk_grid
 from ..core.operand import Operand
 from .core import Tensor, as_tensor, new_tensor
+from .fancy_index import _VALID, advanced_getitem, is_array_index as _is_array
 from .reshape import probe
 
 __all__: list[str] = []
-
-_VALID = ("only integers, slices (`:`), ellipsis (`...`), numpy.newaxis (`None`) and integer "
-          "or boolean arrays are valid indices")
 
 
 def getitem(t: Tensor, index) -> Tensor:
@@ -31,21 +30,12 @@ def getitem(t: Tensor, index) -> Tensor:
     arrays = [i for i in index if _is_array(i)]
     if not arrays:
         return _basic(t, index)
-    if len(arrays) > 1:
-        raise NotImplementedError("mars_on_ray indexes with at most one array at a time")
-    array = arrays[0]
-    if not isinstance(array, Tensor):
-        array = np.asarray(array)
-        index = tuple(array if _is_array(i) else i for i in index)
-    if array.dtype == bool:
-        return _masked(t, index, array)
-    if not np.issubdtype(array.dtype, np.integer):
-        raise IndexError("arrays used as indices must be of integer (or boolean) type")
-    return _fancy(t, index, array)
-
-
-def _is_array(i) -> bool:
-    return isinstance(i, (Tensor, list)) or (isinstance(i, np.ndarray) and i.ndim > 0)
+    if len(arrays) == 1:
+        mask = arrays[0] if isinstance(arrays[0], Tensor) else np.asarray(arrays[0])
+        at = next(k for k, i in enumerate(index) if i is arrays[0])
+        if mask.dtype == bool and all(_is_full(i) or i is Ellipsis for i in index[:at]):
+            return _masked(t, index[:at] + (mask,) + index[at + 1:], mask)
+    return advanced_getitem(t, index)
 
 
 def _unknown(s) -> bool:
@@ -277,74 +267,3 @@ class BooleanIndex(Operand):
             g = self.grid[d]
             pieces = [np.concatenate(pieces[s:s + g], axis=d + 1) for s in range(0, len(pieces), g)]
         return pieces[0]
-
-
-# --- integer arrays along one axis ---------------------------------------------------------
-
-def _fancy(t: Tensor, index: tuple, array) -> Tensor:
-    t = as_tensor(t)
-    if isinstance(array, Tensor):
-        raise NotImplementedError("indexing with a lazy integer tensor is not supported yet")
-    if array.ndim != 1:
-        raise NotImplementedError("integer array indices must be 1-dimensional")
-    at = next(k for k, i in enumerate(index) if i is array)
-    rest = index[:at] + (slice(None),) + index[at + 1:]
-    if any(isinstance(i, int) for i in _expand(rest, t.ndim)):
-        raise NotImplementedError("integer arrays mixed with integer indices are not supported")
-    # the array's position among the result axes (an Ellipsis before it may span several)
-    n_real = sum(i is not None and i is not Ellipsis for i in rest)
-    axis = sum(t.ndim - n_real if i is Ellipsis else 1 for i in rest[:at])
-    base = _basic(t, rest)
-    size = base.shape[axis]
-    array = array.astype(np.intp)
-    if not _unknown(size):
-        bad = array[(array < -size) | (array >= size)]
-        if bad.size:
-            raise IndexError(f"index {bad[0]} is out of bounds for axis {axis} with size {size}")
-        array = np.where(array < 0, array + size, array)
-    shape = base.shape[:axis] + (len(array),) + base.shape[axis + 1:]
-    return new_tensor(Take(indices=array, axis=axis, label="mt.getitem"), [base], shape, t.dtype)
-
-
-class Take(Operand):
-    """Integer indices along ``axis``: each result chunk takes from every input chunk it needs."""
-
-    _params = ("indices", "axis", "parts", "order")
-
-    def tile(self, ctx, out):
-        inp = out.inputs[0]
-        t = ctx[inp]
-        if any(map(_unknown, t.nsplits[self.axis])):
-            t = yield from ctx.known(inp)
-        splits = t.nsplits[self.axis]
-        offsets = np.asarray(_offsets(splits))
-        size = int(offsets[-1])
-        indices = np.where(self.indices < 0, self.indices + size, self.indices)
-        bad = self.indices[(indices < 0) | (indices >= size)]
-        if bad.size:  # only possible when the extent was unknown at build time
-            raise IndexError(f"index {bad[0]} is out of bounds for axis {self.axis} "
-                             f"with size {size}")
-        which = np.searchsorted(offsets, indices, side="right") - 1
-        block = max(1, max(splits))
-        out_splits = [len(indices[p:p + block]) for p in range(0, len(indices), block)] or [0]
-        moved = np.moveaxis(t.chunks, self.axis, 0)
-        grid = chunk_grid((len(out_splits),) + moved.shape[1:])
-        for p, n in enumerate(out_splits):
-            sel, src = indices[p * block:p * block + n], which[p * block:p * block + n]
-            used = np.unique(src) if n else np.array([0])
-            parts = tuple(sel[src == k] - offsets[k] for k in used)
-            # taking per source chunk groups the result by chunk; ``order`` restores it
-            grouped = [np.flatnonzero(src == k) for k in used] if n else [np.array([], np.intp)]
-            order = np.argsort(np.concatenate(grouped), kind="stable")
-            for rest in itertools.product(*map(range, moved.shape[1:])):
-                inputs = [moved[(k, *rest)] for k in used]
-                shape = list(inputs[0].shape)
-                shape[self.axis] = n
-                idx = rest[:self.axis] + (p,) + rest[self.axis:]
-                op = self.new(indices=None, parts=parts, order=order)
-                grid[(p, *rest)] = ChunkData(op, inputs, tuple(shape), out.meta, idx)
-        return Tiled.from_chunks(np.moveaxis(grid, 0, self.axis))
-
-    def execute(self, *xs):
-        taken = [np.take(x, part, axis=self.axis) for x, part in zip(xs, self.parts)]
-        return np.take(np.concatenate(taken, axis=self.axis), self.order, axis=self.axis)

@@ -258,8 +258,9 @@ def asfortranarray(a, dtype=None):
 
 
 def copy(a, order="K"):
-    """A tensor equal to ``a`` (tensors are immutable: the same lazy value)."""
-    return as_tensor(a)
+    """A tensor equal to ``a``: a new object over the same lazy value, so assigning into the
+    copy (``c[0] = 1``) leaves ``a`` as it was."""
+    return Tensor(as_tensor(a).data)
 
 
 def take(a, indices, axis=None):

@@ -11,6 +11,7 @@ from . import arithmetic
 from .arithmetic import around, conjugate
 from .manipulation import choose, imag, real, repeat, take
 from .reshape import ravel, squeeze, swapaxes
+from .setitem import FlatIter
 
 __all__: list[str] = []
 
@@ -112,7 +113,7 @@ def to_gpu(t):
 for _name, _func in {
     "ravel": ravel, "flatten": lambda t, order="C": ravel(t), "squeeze": squeeze,
     "swapaxes": swapaxes, "take": take, "repeat": repeat, "round": around, "conj": conjugate,
-    "conjugate": conjugate, "copy": lambda t, order="C": t, "view": _view, "to_numpy": _to_numpy,
+    "conjugate": conjugate, "copy": lambda t, order="C": Tensor(t.data), "view": _view, "to_numpy": _to_numpy,
     "choose": choose,
     "map_chunk": map_chunk, "rebalance": rebalance, "to_dataframe": to_dataframe,
     "to_cpu": to_cpu, "to_gpu": to_gpu,
@@ -120,4 +121,4 @@ for _name, _func in {
     _attach(_name, _func)
 _attach("real", real, prop=True)
 _attach("imag", imag, prop=True)
-_attach("flat", ravel, prop=True)
+_attach("flat", FlatIter, prop=True)
