@@ -4,6 +4,7 @@ import numpy as np
 import pytest
 
 import mars_on_ray.tensor as mt
+from learn_support import local_session  # noqa: F401  (in-process session fixture)
 from mars_on_ray.core.local import LocalExecutor
 from mars_on_ray.testing import assert_eq
 
@@ -115,8 +116,60 @@ def test_numpy_ufuncs_on_tensors_stay_lazy():
 
 def test_ufunc_dtype_argument():
     assert_eq(mt.add(t(I), t(I), dtype="f4"), np.add(I, I, dtype="f4"))
-    with pytest.raises(NotImplementedError):
-        mt.add(t(I), 1, out=t(I))
+
+
+def test_ufunc_out_rebinds_the_output_tensor():
+    out, expected = mt.zeros(A.shape, chunk_size=4), np.zeros(A.shape)
+    assert mt.add(t(A), 1, out=out) is out
+    np.add(A, 1, out=expected)
+    assert_eq(out, expected)
+    wide, expected_wide = mt.zeros((2, *A.shape)), np.zeros((2, *A.shape))
+    mt.subtract(t(A), 3, out=(wide,))  # a tuple, and inputs broadcast to the output's shape
+    np.subtract(A, 3, out=(expected_wide,))
+    assert_eq(wide, expected_wide)
+
+
+def test_ufunc_where_keeps_the_output_elsewhere():
+    out, expected = mt.ones(A.shape, chunk_size=3), np.ones(A.shape)
+    np.exp(t(A), out=out, where=t(A) > 20)  # through __array_ufunc__
+    np.exp(A, out=expected, where=A > 20)
+    assert_eq(out, expected)
+    ints, expected_ints = mt.tensor(I, chunk_size=4), I.copy()
+    mt.multiply(ints, 2, out=ints, where=I % 2 == 0)
+    np.multiply(expected_ints, 2, out=expected_ints, where=I % 2 == 0)
+    assert_eq(ints, expected_ints)
+
+
+def test_ufunc_bad_out_raises_numpy_error():
+    with pytest.raises(TypeError) as expected:
+        np.add(A, 1.5, out=np.zeros(A.shape, dtype=int))
+    with pytest.raises(TypeError) as actual:
+        mt.add(t(A), 1.5, out=mt.zeros(A.shape, dtype=int))
+    assert str(actual.value) == str(expected.value)
+    with pytest.raises(ValueError) as expected:
+        np.add(A, 1, out=np.zeros(A.shape[1:]))
+    with pytest.raises(ValueError) as actual:
+        mt.add(t(A), 1, out=mt.zeros(A.shape[1:]))
+    assert str(actual.value) == str(expected.value)
+    with pytest.raises(TypeError):
+        mt.add(t(A), 1, out=np.zeros(A.shape))  # a lazy result cannot fill a NumPy array
+
+
+def test_numpy_functions_on_tensors_stay_lazy():
+    a = t(A)
+    cases = [(np.concatenate([a, a]), np.concatenate([A, A])), (np.sum(a, axis=0), A.sum(axis=0)),
+             (np.linalg.norm(a), np.linalg.norm(A)), (np.fft.fft(a), np.fft.fft(A)),
+             (np.where(a > 3, a, 0), np.where(A > 3, A, 0)), (np.stack([a, A]), np.stack([A, A])),
+             (np.median(a), np.median(A)), (np.round(a, 1), np.round(A, 1))]
+    for got, expected in cases:
+        assert isinstance(got, mt.Tensor)
+        assert_eq(got, expected)
+    assert np.shape(a) == A.shape
+
+
+def test_numpy_function_without_a_lazy_twin_computes_and_warns(local_session):
+    with pytest.warns(UserWarning, match="no lazy numpy.trace"):
+        assert np.trace(t(A)) == np.trace(A)
 
 
 def test_broadcasting():

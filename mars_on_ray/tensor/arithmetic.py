@@ -101,10 +101,11 @@ def elementwise(func: str, args, label: str | None = None, *, result_dtype=None,
 
 
 def _ufunc(name: str):
-    def func(*args, out=None, where=True, **kwargs):
-        if out is not None or where is not True:
-            raise NotImplementedError(f"mt.{name}: out= and where= are not supported")
-        return elementwise(name, args, **kwargs)
+    def func(*args, out=None, where=True, casting="same_kind", **kwargs):
+        result = elementwise(name, args, **kwargs)
+        if result is NotImplemented or (out is None and where is True):
+            return result
+        return _into(name, result, out, where, casting)
 
     func.__name__ = func.__qualname__ = name
     func.__doc__ = f"Elementwise ``np.{name}`` over tensors, arrays and scalars (NumPy broadcasting)."
@@ -212,11 +213,9 @@ def clip(a, a_min=None, a_max=None):
 def where(condition, x=None, y=None):
     """Elements of ``x`` where ``condition`` holds, else of ``y``."""
     if x is None and y is None:
-        from . import indexing
+        from .nonzero import nonzero
 
-        if not hasattr(indexing, "nonzero"):
-            raise NotImplementedError("mt.where(condition) with one argument needs mt.nonzero")
-        return indexing.nonzero(condition)
+        return nonzero(condition)
     if x is None or y is None:
         raise ValueError("either both or neither of x and y should be given")
     return elementwise("where", (condition, x, y), label="mt.where")
@@ -240,9 +239,44 @@ def nan_to_num(x, copy=True, nan=0.0, posinf=None, neginf=None):
     return elementwise("nan_to_num", (x,), label="mt.nan_to_num", nan=nan, posinf=posinf, neginf=neginf)
 
 
+def _into(name: str, result: Tensor, out, where, casting: str) -> Tensor:
+    """NumPy's ``out=`` / ``where=`` for a lazy ufunc result: ``out`` (a tensor) is rebound
+    to the result where ``where`` holds and keeps its values elsewhere."""
+    if isinstance(out, tuple):
+        if len(out) != 1:
+            raise ValueError("The 'out' tuple must have exactly one entry per ufunc output")
+        out = out[0]
+    if out is not None and not isinstance(out, Tensor):
+        raise TypeError(f"mt.{name}: out= must be a tensor (a lazy result cannot be written "
+                        f"into a {type(out).__name__})")
+    if out is not None:
+        if not np.can_cast(result.dtype, out.dtype, casting=casting):
+            raise TypeError(f"Cannot cast ufunc '{name}' output from {result.dtype!r} to "
+                            f"{out.dtype!r} with casting rule '{casting}'")
+        shape = broadcast_shape(tuple(result.shape), tuple(out.shape))
+        if tuple(shape) != tuple(out.shape):
+            def text(shape):  # NumPy's spelling: (3,4)
+                return "(" + ",".join(map(str, shape)) + ("," if len(shape) == 1 else "") + ")"
+            raise ValueError(f"non-broadcastable output operand with shape {text(out.shape)} "
+                             f"doesn't match the broadcast shape {text(shape)}")
+        result = astype(result, out.dtype) if result.dtype != out.dtype else result
+        if tuple(result.shape) != tuple(out.shape):
+            from .manipulation import broadcast_to
+
+            result = broadcast_to(result, tuple(out.shape))
+        if where is not True:
+            result = elementwise("where", (where, result, out), label=f"mt.{name}")
+        out.data = result.data
+        return out
+    # NumPy leaves the unselected elements uninitialised; here they are zero
+    return elementwise("where", (where, result, np.zeros((), result.dtype)), label=f"mt.{name}")
+
+
 def array_ufunc(tensor, ufunc, method, *inputs, **kwargs):
-    """``Tensor.__array_ufunc__``: ``np.exp(t)``, ``ndarray + t``, ``ndarray @ t`` stay lazy."""
-    if method != "__call__" or kwargs.pop("out", None) is not None:
+    """``Tensor.__array_ufunc__``: ``np.exp(t)``, ``ndarray + t``, ``ndarray @ t`` stay lazy;
+    ``out=`` a tensor rebinds it."""
+    out = kwargs.get("out")
+    if method != "__call__" or (out is not None and not all(isinstance(o, Tensor) for o in out)):
         return NotImplemented
     func = _UFUNCS.get(ufunc.__name__)
     if func is None:  # e.g. np.matmul: the tensor package's function of that name
@@ -253,3 +287,26 @@ def array_ufunc(tensor, ufunc, method, *inputs, **kwargs):
 
 
 __all__ = sorted({*_UFUNCS, "astype", "clip", "where", "around", "round", "isclose", "nan_to_num"})
+
+
+def array_function(tensor, func, types, args, kwargs):
+    """``Tensor.__array_function__``: ``np.concatenate([t, u])``, ``np.linalg.norm(t)`` call the
+    lazy function of the same name; a NumPy function we lack computes its inputs and warns
+    (as Dask does), so user code keeps working."""
+    import importlib
+    import warnings
+
+    from ..core.user import Tileable
+
+    if not all(issubclass(t, (Tileable, np.ndarray)) for t in types):
+        return NotImplemented
+    module = func.__module__.replace("numpy", "mars_on_ray.tensor", 1)
+    try:
+        ours = getattr(importlib.import_module(module), func.__name__, None)
+    except ImportError:
+        ours = None
+    if ours is not None and ours is not func:
+        return ours(*args, **kwargs)
+    warnings.warn(f"mars_on_ray.tensor has no lazy numpy.{func.__name__}: its tensor inputs are "
+                  f"executed and NumPy's answer returned", UserWarning, stacklevel=3)
+    return func._implementation(*args, **kwargs)
