@@ -213,9 +213,17 @@ def test_like_with_unknown_shape():
     assert_eq(mt.full_like(x, 2, dtype="i4"), np.full(3, 2, dtype="i4"))
 
 
+def test_full_with_an_array_fill_value_broadcasts_as_numpy():
+    assert_eq(mt.full((4, 3), [1, 2, 3]), np.full((4, 3), [1, 2, 3]))
+    assert_eq(mt.full((5, 2, 3), [[1.5], [2.5]], dtype="i4", chunk_size=2),
+              np.full((5, 2, 3), [[1.5], [2.5]], dtype="i4"))
+    with pytest.raises(ValueError):
+        np.full((4, 3), [1, 2])
+    with pytest.raises(ValueError):
+        mt.full((4, 3), [1, 2])
+
+
 def test_unsupported_array_arguments_and_bad_seeds():
-    with pytest.raises(NotImplementedError):
-        mt.full(3, [1, 2, 3])
     with pytest.raises(NotImplementedError):
         mt.linspace(np.zeros(2), 1)
     with pytest.raises(ValueError):

@@ -113,3 +113,13 @@ def test_scan_of_zero_d_is_one_d():
         assert_eq(mt.cumsum(mt.tensor(z), axis=axis), np.cumsum(z, axis=axis))
     with pytest.raises(np.exceptions.AxisError):
         mt.cumprod(mt.tensor(z), axis=1)
+
+
+def test_diff_with_lazy_prepend_and_append_matches_numpy():
+    data = np.arange(35.0).reshape(5, 7) ** 2
+    t = mt.tensor(data, chunk_size=(2, 3))
+    first = mt.tensor(data[:, :1] - 1, chunk_size=2)
+    assert_eq(mt.diff(t, prepend=first, append=100.0), np.diff(data, prepend=data[:, :1] - 1, append=100.0))
+    assert_eq(mt.diff(t, n=2, axis=0, append=mt.tensor(np.ones((2, 7)))),
+              np.diff(data, n=2, axis=0, append=np.ones((2, 7))))
+    assert_eq(mt.diff(t, prepend=mt.tensor(3.0)), np.diff(data, prepend=3.0))

@@ -75,6 +75,16 @@ def test_vector_norms(ord, axis):
                   np.linalg.norm(TALL, ord, axis=axis, keepdims=True))
 
 
+@pytest.mark.parametrize("ord", [2, -2, "nuc", "fro", 1, np.inf])
+@pytest.mark.parametrize("axis", [(1, 2), (2, 0), (-1, -3)])
+def test_norms_of_stacked_matrices(ord, axis):
+    stack = np.random.RandomState(4).rand(5, 4, 6)
+    t = mt.tensor(stack, chunk_size=(2, 3, 4))
+    assert_eq(mt.linalg.norm(t, ord, axis=axis), np.linalg.norm(stack, ord, axis=axis), rtol=1e-10)
+    assert_eq(mt.linalg.norm(t, ord, axis=axis, keepdims=True),
+              np.linalg.norm(stack, ord, axis=axis, keepdims=True), rtol=1e-10)
+
+
 def test_norm_of_ints_complex_and_errors():
     v = np.arange(-5, 8)
     assert_eq(mt.linalg.norm(mt.tensor(v, chunk_size=4)), np.linalg.norm(v))

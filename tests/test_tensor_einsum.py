@@ -44,5 +44,24 @@ def test_einsum_dtype_and_errors():
             np.einsum(subscripts, *operands)
         with pytest.raises(ValueError):
             mt.einsum(subscripts, *map(_t, operands))
-    with pytest.raises(NotImplementedError):
-        mt.einsum("ii->i", _t(np.eye(3)))
+    for subscripts, operands in (("ii->i", (A,)), ("i.j->ij", (A,)), ("i1", (A,))):
+        with pytest.raises(ValueError):
+            np.einsum(subscripts, *operands)
+        with pytest.raises(ValueError):
+            mt.einsum(subscripts, *map(_t, operands))
+
+
+S = RS.rand(4, 4)
+T = RS.rand(4, 3, 4)
+W = RS.rand(2, 1, 3, 5)
+
+
+@pytest.mark.parametrize("subscripts,operands", [
+    ("ii->i", (S,)), ("ii", (S,)), ("ii->", (S,)), ("iji->j", (T,)), ("iji->ij", (T,)),
+    ("iij->ij", (RS.rand(3, 3, 2),)), ("ij,ii->j", (S, S)), ("...ij,...jk->...ik", (X, Y)),
+    ("...ij,...jk", (X, Y)), ("...i->...", (X,)), ("i...->...", (X,)), ("...", (X,)),
+    ("b...j,jk->b...k", (W, RS.rand(5, 2))), ("...j,...j->...", (W, RS.rand(3, 5))),
+    ("ij...,jk...->ik...", (RS.rand(2, 3, 4), RS.rand(3, 2, 1))), ("i...i", (T,)),
+], ids=repr)
+def test_einsum_ellipsis_and_diagonals_equal_numpy(subscripts, operands):
+    assert_eq(mt.einsum(subscripts, *map(_t, operands)), np.einsum(subscripts, *operands))

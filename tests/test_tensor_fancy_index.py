@@ -33,6 +33,14 @@ CASES = {
     "last axis": (Ellipsis, [4, 0, 2, 2]),
     "ellipsis between arrays": ([0], Ellipsis, [1]),
     "numpy int types": (np.array([1, 2], dtype=np.uint8), np.array([0, 3], dtype=np.int16)),
+    "True": True,
+    "False": False,
+    "True and an int": (True, 0),
+    "int and True": (0, True),
+    "ellipsis then True": (Ellipsis, True),
+    "slice and False": (slice(1, 3), False),
+    "True and an array": (np.True_, [0, 1]),
+    "0-d boolean array": np.array(True),
 }
 
 

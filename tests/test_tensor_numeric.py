@@ -104,3 +104,25 @@ def test_small_helpers():
     assert list(mt.ndindex(2, 3)) == list(np.ndindex(2, 3))
     assert_eq(mt.scalar(3.5), np.asarray(3.5))
     assert_eq(mt.product(_t(A), axis=0), np.prod(A, axis=0))
+
+
+@pytest.mark.parametrize("kw", [dict(fweights=[1, 2, 0, 3, 1, 1, 2]), dict(aweights=[0.5, 1, 2, 0.1, 1, 3, 0.7]),
+                                dict(fweights=[1, 2, 1, 3, 1, 1, 2], aweights=[0.5, 1, 2, 0.1, 1, 3, 0.7]),
+                                dict(fweights=[1, 2, 1, 3, 1, 1, 2], aweights=[0.5, 1, 2, 0.1, 1, 3, 0.7], ddof=0),
+                                dict(aweights=[0.5, 1, 2, 0.1, 1, 3, 0.7], bias=True)],
+                         ids=["fweights", "aweights", "both", "both ddof=0", "aweights bias"])
+def test_cov_with_weights_matches_numpy(kw):
+    data = np.random.RandomState(2).rand(3, 7)
+    assert_eq(mt.cov(mt.tensor(data, chunk_size=(2, 3)), **kw), np.cov(data, **kw))
+    lazy = {k: (mt.tensor(np.asarray(v), chunk_size=4) if k.endswith("weights") else v) for k, v in kw.items()}
+    assert_eq(mt.cov(mt.tensor(data, chunk_size=(2, 3)), **lazy), np.cov(data, **kw))
+
+
+@pytest.mark.parametrize("kw, error", [(dict(fweights=[1, 2.5, 1]), TypeError), (dict(fweights=[1, -2, 1]), ValueError),
+                                       (dict(aweights=[1, 2]), RuntimeError), (dict(aweights=[[1, 2, 3]]), RuntimeError)])
+def test_cov_bad_weights_raise_numpy_errors(kw, error):
+    data = np.ones((2, 3))
+    with pytest.raises(error):
+        np.cov(data, **kw)
+    with pytest.raises(error):
+        mt.cov(mt.tensor(data), **kw)

@@ -144,9 +144,14 @@ def test_reshape_fused_equals_unfused():
     np.testing.assert_array_equal(unfused, fused)
 
 
-def test_reshape_order_f_is_not_supported():
-    with pytest.raises(NotImplementedError):
-        mt.tensor(X3).reshape((6, 4), order="F")
+@pytest.mark.parametrize("shape", [(6, 4), (4, -1), (24,), (2, 3, 2, 2)])
+def test_reshape_in_fortran_order_matches_numpy(shape):
+    t = mt.tensor(X3, chunk_size=(1, 2, 3))
+    assert_eq(t.reshape(shape, order="F"), X3.reshape(shape, order="F"))
+    assert_eq(mt.ravel(t, order="F"), np.ravel(X3, order="F"))
+    assert_eq(t.reshape(shape, order="A"), X3.reshape(shape, order="A"))
+    with pytest.raises(ValueError):
+        t.reshape(shape, order="X")
 
 
 def test_squeeze_and_expand_dims():

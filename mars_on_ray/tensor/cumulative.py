@@ -201,8 +201,6 @@ class TensorDiff(Operand):
 def _edge(value, a, axis):
     if value is None or value is np._NoValue:
         return None
-    if isinstance(value, Tensor):
-        raise NotImplementedError("mt.diff: lazy prepend/append are not supported")
     value = np.asanyarray(value)
     if value.ndim == 0:
         shape = list(a.shape)
@@ -222,6 +220,14 @@ def diff(a, n=1, axis=-1, prepend=np._NoValue, append=np._NoValue):
     axis = normalize_axis_index(axis, a.ndim)
     if n == 0:
         return a
+    if isinstance(prepend, Tensor) or isinstance(append, Tensor):  # joined lazily first
+        from .joining import concatenate
+        from .manipulation import broadcast_to
+
+        edge = tuple(1 if d == axis else s for d, s in enumerate(a.shape))
+        pieces = [broadcast_to(v, edge) if np.ndim(v) == 0 else v for v in (prepend, a, append)
+                  if v is not None and v is not np._NoValue]
+        return diff(concatenate([as_tensor(v) for v in pieces], axis=axis), n, axis)
     pre, app = _edge(prepend, a, axis), _edge(append, a, axis)
     if pre is None and app is None:
         dtype = np.diff(np.zeros(2, a.dtype)).dtype

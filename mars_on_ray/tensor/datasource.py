@@ -103,8 +103,13 @@ class Full(Operand):
 def _full(label, shape, fill_value, dtype, chunk_size) -> Tensor:
     shape = _shape(shape)
     dtype = np.dtype(dtype)
-    if np.ndim(fill_value):
-        raise NotImplementedError(f"{label}: fill_value must be a scalar")
+    if np.ndim(fill_value):  # an array broadcast over the shape, cast as NumPy's full casts
+        from .manipulation import broadcast_to
+
+        value = np.asarray(fill_value).astype(dtype)
+        np.broadcast_to(value, shape)  # NumPy's error when it does not broadcast
+        t = broadcast_to(tensor(value), shape)
+        return t.rechunk(chunk_size) if chunk_size is not None else t
     if fill_value is not None:
         np.full((), fill_value, dtype)  # bad values raise like NumPy, at build time
     op = Full(shape=shape, fill_value=fill_value, dtype=dtype, label=label)

@@ -224,7 +224,7 @@ def norm(x, ord=None, axis=None, keepdims=False):
         out = sums.max(axis=r, keepdims=True) if ord == np.inf else sums.min(axis=r, keepdims=True)
     elif ord in (2, -2, "nuc"):
         if t.ndim != 2:
-            raise NotImplementedError("mt.linalg.norm: 2 / -2 / 'nuc' of stacked matrices")
+            return _stacked_norm(t, ord, (r, c), keepdims)
         s = svd(t if (r, c) == (0, 1) else t.T, compute_uv=False)
         out = s.max() if ord == 2 else s.min() if ord == -2 else s.sum()
         return out.reshape((1, 1)) if keepdims else out
@@ -235,3 +235,33 @@ def norm(x, ord=None, axis=None, keepdims=False):
     from .reshape import squeeze
 
     return squeeze(out, axis=axis)
+
+
+def _stacked_norm(t, ord, axes, keepdims):
+    """``norm(t, ord, axis=(r, c))`` for 2 / -2 / 'nuc' over a stack of matrices: the matrix
+    axes moved last and made whole in each chunk, then NumPy per chunk."""
+    from .manipulation import moveaxis
+    from .reshape import expand_dims
+
+    moved = moveaxis(t, axes, (-2, -1))
+    dtype = np.linalg.norm(np.ones((1, 1), t.dtype), ord).dtype
+    out = new_tensor(StackedMatrixNorm(ord=ord, label="mt.linalg.norm"), [moved], moved.shape[:-2], dtype)
+    return expand_dims(out, tuple(sorted(axes))) if keepdims else out
+
+
+class StackedMatrixNorm(Operand):
+    """A matrix norm of each matrix in the last two axes (rechunked whole first)."""
+
+    _params = ("ord",)
+
+    def tile(self, ctx, out):
+        t = ctx[out.inputs[0]]
+        t = rechunk_tiled(t, (*t.nsplits[:-2], (sum(t.nsplits[-2]),), (sum(t.nsplits[-1]),)))
+        grid = chunk_grid(t.chunks.shape[:-2])
+        for idx in np.ndindex(*t.chunks.shape[:-2]):
+            c = t.chunks[idx + (0, 0)]
+            grid[idx] = ChunkData(self.new(), [c], c.shape[:-2], out.meta, idx)
+        return Tiled(grid, t.nsplits[:-2])
+
+    def execute(self, x):
+        return np.linalg.norm(x, self.ord, axis=(-2, -1))

@@ -35,6 +35,15 @@ def is_array_index(i) -> bool:
     return isinstance(i, (Tensor, list)) or (isinstance(i, np.ndarray) and i.ndim > 0)
 
 
+def is_bool_scalar(i) -> bool:
+    """``True`` / ``False`` as an index: a new axis of length 1 / 0 (an advanced index)."""
+    return isinstance(i, (bool, np.bool_)) or (isinstance(i, np.ndarray) and i.ndim == 0 and i.dtype == bool)
+
+
+class NewAxisPoints(np.ndarray):
+    """The advanced index a boolean scalar stands for: positions ([0] or []) on a new axis."""
+
+
 def _as_index_array(i):
     """A NumPy / lazy index array; IndexError for other dtypes (NumPy's message)."""
     if isinstance(i, Tensor):
@@ -59,9 +68,7 @@ def expand_advanced(index: tuple, shape: tuple) -> tuple[list, list[int]]:
         raise IndexError("an index can only have a single ellipsis ('...')")
     n_real = 0
     for i in items:
-        if isinstance(i, (bool, np.bool_)):
-            raise IndexError("boolean scalar indices are not supported")
-        if i is None or i is Ellipsis:
+        if i is None or i is Ellipsis or is_bool_scalar(i):
             continue
         if not isinstance(i, (slice, np.ndarray, Tensor)):
             try:
@@ -74,17 +81,19 @@ def expand_advanced(index: tuple, shape: tuple) -> tuple[list, list[int]]:
         raise IndexError(_TOO_MANY.format(ndim, n_real))
     out: list = []
     for i in items:
-        if i is Ellipsis:
+        if is_bool_scalar(i):
+            out.append(np.zeros(int(bool(i)), np.intp).view(NewAxisPoints))
+        elif i is Ellipsis:
             out.extend([slice(None)] * (ndim - n_real))
         elif isinstance(i, (np.ndarray, Tensor)) and i.dtype == bool:
-            axis = sum(j is not None for j in out)
+            axis = _t_axis(out, len(out))
             _check_mask(shape, i, axis)
             out.extend(_nonzero(i))
         elif i is None or isinstance(i, (slice, np.ndarray, Tensor)):
             out.append(i)
         else:
             out.append(np.asarray(i.__index__(), dtype=np.intp))
-    out.extend([slice(None)] * (ndim - sum(j is not None for j in out)))
+    out.extend([slice(None)] * (ndim - _t_axis(out, len(out))))
     advanced = [p for p, i in enumerate(out) if isinstance(i, (np.ndarray, Tensor))]
     return out, advanced
 
@@ -130,6 +139,16 @@ def check_bounds(array: np.ndarray, axis: int, size) -> None:
         raise IndexError(f"index {bad.flat[0]} is out of bounds for axis {axis} with size {size}")
 
 
+def _t_axis(items, p) -> int:
+    return sum(j is not None and not isinstance(j, NewAxisPoints) for j in items[:p])
+
+
+def _check_advanced_bounds(t, items, advanced) -> None:
+    for p in advanced:
+        if isinstance(items[p], np.ndarray) and not isinstance(items[p], NewAxisPoints):
+            check_bounds(items[p], _t_axis(items, p), t.shape[_t_axis(items, p)])
+
+
 def advanced_getitem(t: Tensor, index: tuple) -> Tensor:
     """``t[index]`` for an index holding at least one array (NumPy's semantics)."""
     from .indexing import _basic
@@ -137,13 +156,12 @@ def advanced_getitem(t: Tensor, index: tuple) -> Tensor:
 
     t = as_tensor(t)
     items, advanced = expand_advanced(index, tuple(t.shape))
-    t_axis = {p: sum(j is not None for j in items[:p]) for p in advanced}
-    for p in advanced:
-        if isinstance(items[p], np.ndarray):
-            check_bounds(items[p], t_axis[p], t.shape[t_axis[p]])
+    _check_advanced_bounds(t, items, advanced)
     arrays = [items[p] for p in advanced]
     b_shape = broadcast_index_shape(arrays)
-    base = _basic(t, tuple(slice(None) if p in advanced else i for p, i in enumerate(items)))
+    # the basic part keeps the indexed axes whole; a boolean scalar's axis is made here
+    base = _basic(t, tuple((None if isinstance(i, NewAxisPoints) else slice(None)) if p in advanced
+                           else i for p, i in enumerate(items)))
     k = len(advanced)
     others = [p for p in range(len(items)) if p not in advanced]
     if advanced != list(range(k)):

@@ -18,7 +18,7 @@ from ..config import options
 from ..core.entity import ChunkData, Tiled, chunk_grid
 from ..core.operand import Operand
 from .core import Tensor, as_tensor, new_tensor
-from .fancy_index import _VALID, advanced_getitem, is_array_index as _is_array
+from .fancy_index import _VALID, advanced_getitem, is_array_index as _is_array, is_bool_scalar
 from .reshape import probe
 
 __all__: list[str] = []
@@ -28,7 +28,7 @@ def getitem(t: Tensor, index) -> Tensor:
     """``t[index]`` with NumPy's semantics."""
     index = index if isinstance(index, tuple) else (index,)
     arrays = [i for i in index if _is_array(i)]
-    if not arrays:
+    if not arrays and not any(map(is_bool_scalar, index)):
         return _basic(t, index)
     if len(arrays) == 1:
         mask = arrays[0] if isinstance(arrays[0], Tensor) else np.asarray(arrays[0])

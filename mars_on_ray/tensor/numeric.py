@@ -47,9 +47,8 @@ def average(a, axis=None, weights=None, returned=False, keepdims=False):
 
 
 def cov(m, y=None, rowvar=True, bias=False, ddof=None, fweights=None, aweights=None, dtype=None):
-    """The covariance matrix of the variables (rows when ``rowvar``) of ``m`` (and ``y``)."""
-    if fweights is not None or aweights is not None:
-        raise NotImplementedError("mt.cov: fweights / aweights are not supported")
+    """The covariance matrix of the variables (rows when ``rowvar``) of ``m`` (and ``y``),
+    with NumPy's frequency (``fweights``) and reliability (``aweights``) weights."""
     x = as_tensor(m)
     if x.ndim > 2:
         raise ValueError("m has more than 2 dimensions")
@@ -66,9 +65,39 @@ def cov(m, y=None, rowvar=True, bias=False, ddof=None, fweights=None, aweights=N
     x = x.astype(dtype)
     ddof = (0 if bias else 1) if ddof is None else ddof
     n = x.shape[1]
-    centered = x - x.mean(axis=1, keepdims=True)
-    c = (centered @ centered.conj().T) / (n - ddof)
+    if fweights is None and aweights is None:
+        centered = x - x.mean(axis=1, keepdims=True)
+        c = (centered @ centered.conj().T) / (n - ddof)
+        return reshape(c, ()) if c.shape == (1, 1) else c
+    fw, aw = _cov_weights(fweights, aweights, n)
+    w = fw if aw is None else aw if fw is None else fw * aw
+    w_sum = w.sum()
+    centered = x - (x * w).sum(axis=1, keepdims=True) / w_sum
+    if ddof == 0:
+        fact = w_sum
+    elif aw is None:
+        fact = w_sum - ddof
+    else:
+        fact = w_sum - ddof * (w * aw).sum() / w_sum
+    c = (centered @ (centered * w).conj().T) / fact
     return reshape(c, ()) if c.shape == (1, 1) else c
+
+
+def _cov_weights(fweights, aweights, n):
+    """The weights as tensors; NumPy's errors (checked on the values of client arrays)."""
+    eager = {k: w for k, w in (("fweights", fweights), ("aweights", aweights))
+             if w is not None and not isinstance(w, Tensor)}
+    if eager and n == n:
+        np.cov(np.zeros((1, int(n))), **eager)
+    for name, w in (("fweights", fweights), ("aweights", aweights)):
+        if isinstance(w, Tensor):
+            if w.ndim > 1:
+                raise RuntimeError(f"cannot handle multidimensional {name}")
+            if w.ndim == 0 or w.shape[0] != n:
+                raise RuntimeError(f"incompatible numbers of samples and {name}")
+    fw = None if fweights is None else as_tensor(fweights).astype(np.float64)
+    aw = None if aweights is None else as_tensor(aweights).astype(np.float64)
+    return fw, aw
 
 
 def corrcoef(x, y=None, rowvar=True, dtype=None):

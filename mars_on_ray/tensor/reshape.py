@@ -167,9 +167,11 @@ def reshape(t, *shape, order: str = "C") -> Tensor:
     """Give a new shape (C order; one -1 is inferred). Chunks are rechunked only where a
     merged or split axis is not whole inside them."""
     t = as_tensor(t)
-    if order != "C":
-        raise NotImplementedError("mt.reshape supports order='C' only")
+    if order not in ("C", "F", "A"):  # chunks are C-contiguous: 'A' reads as 'C'
+        raise ValueError("order must be one of 'C', 'F', 'A'")
     newshape = _parse_shape(shape)
+    if order == "F":  # Fortran order is C order of the reversed axes
+        return transpose(reshape(transpose(t), newshape[::-1]))
     if not t.data.has_unknown_shape:
         out_shape = probe(t.shape, t.dtype).reshape(newshape).shape
         if out_shape == t.shape:
@@ -181,9 +183,9 @@ def reshape(t, *shape, order: str = "C") -> Tensor:
     return new_tensor(Reshape(newshape=newshape, label="mt.reshape"), [t], out_shape, t.dtype)
 
 
-def ravel(t) -> Tensor:
-    """The tensor flattened to one axis (C order)."""
-    return reshape(t, -1)
+def ravel(t, order="C") -> Tensor:
+    """The tensor flattened to one axis (C order, or Fortran order with ``order='F'``)."""
+    return reshape(t, -1, order=order)
 
 
 def squeeze(t, axis=None) -> Tensor:

@@ -18,8 +18,8 @@ import numpy as np
 from ..core.entity import ChunkData, Tiled
 from ..core.operand import Operand
 from .core import Tensor, as_tensor, new_tensor
-from .fancy_index import (_check_mask, _unknown, broadcast_index_shape, check_bounds,
-                          expand_advanced, fetch_index_values, is_array_index)
+from .fancy_index import (_check_advanced_bounds, _check_mask, _unknown, broadcast_index_shape, check_bounds,
+                          expand_advanced, fetch_index_values, is_array_index, is_bool_scalar)
 
 __all__ = ["put"]
 
@@ -41,14 +41,14 @@ def assign(t: Tensor, index, value) -> Tensor:
     index = index if isinstance(index, tuple) else (index,)
     if not isinstance(value, Tensor):
         value = _cast_eager(value, t.dtype)
+    if any(map(is_bool_scalar, index)):
+        raise NotImplementedError("assigning through a boolean scalar index (t[True] = v) is not "
+                                  "supported; use t[...] = v")
     masked = _mask_assignment(t, index, value)
     if masked is not None:
         return masked
     items, advanced = expand_advanced(index, tuple(t.shape))
-    t_axis = {p: sum(j is not None for j in items[:p]) for p in advanced}
-    for p in advanced:
-        if isinstance(items[p], np.ndarray):
-            check_bounds(items[p], t_axis[p], t.shape[t_axis[p]])
+    _check_advanced_bounds(t, items, advanced)
     arrays = [items[p] for p in advanced]
     b_shape = broadcast_index_shape(arrays) if arrays else ()
     layout = _Layout(t, items, advanced, b_shape)
