@@ -99,3 +99,5 @@ def test_multi_index_loc_on_ray(session):
     pd.testing.assert_series_equal(m.loc[(3, "b", 1)].fetch(), df.loc[(3, "b", 1)])
     with pytest.raises(KeyError):
         m.loc[9].execute()
+    pd.testing.assert_frame_equal(m.loc[([3, 1], "a", slice(1, 2)), :].fetch(), df.loc[([3, 1], "a", slice(1, 2)), :])
+    pd.testing.assert_frame_equal(m.loc[2:3].fetch(), df.loc[2:3])

@@ -22,7 +22,7 @@ from .core import DataFrame, Series, _Frame, methods, new_frame
 from .positional import (PANDAS3, RowsOp, TakeRows, _cut, _idx, _Indexer, _row_selection_columns,
                          assemble, is_int, mask_rows, pick, row_meta, row_then_columns,
                          scalar_dtype, single, slice_pieces, slice_rows, split_key, take_rows)
-from .multi_loc import multi_index_key, prefix_rows
+from .multi_loc import is_multi_selection, multi_index_key, multi_rows, prefix_rows
 from .rules.usage import is_frame, same_as_output, uses
 
 __all__: list[str] = []
@@ -472,6 +472,8 @@ def loc_rows(obj, key):
         if len(labels) == obj.data.meta.index.nlevels:
             return label_row(obj, labels)
         return prefix_rows(obj, labels)
+    if is_multi_selection(obj, key):
+        return multi_rows(obj, key)
     if isinstance(key, slice):
         return obj if key == slice(None) else label_slice(obj, key)
     if isinstance(key, pd.Series) and pd.api.types.is_bool_dtype(key.dtype):
@@ -514,7 +516,7 @@ def loc_columns(obj, cols):
 
 def loc_get(obj, key):
     """``obj.loc[key]``: labels, lists, slices, boolean masks, (rows, cols)."""
-    if multi_index_key(obj, key) is not None:
+    if multi_index_key(obj, key) is not None or (isinstance(obj, Series) and is_multi_selection(obj, key)):
         return loc_rows(obj, key)
     rows, cols = split_key(obj, key)
     if cols is None or (isinstance(cols, slice) and cols == slice(None)):
