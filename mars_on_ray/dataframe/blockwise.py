@@ -62,8 +62,8 @@ def row_chunks(tiled: Tiled) -> list[ChunkData]:
 
 def sample_of(meta: pd.DataFrame | pd.Series):
     """A one-row sample with ``meta``'s dtypes, to infer result dtypes where empty input can't."""
-    if isinstance(meta, pd.Series):
-        return sample_of(meta.to_frame()).iloc[:, 0]
+    if isinstance(meta, pd.Series):  # to_frame names an unnamed Series 0: the name goes back
+        return sample_of(meta.to_frame()).iloc[:, 0].rename(meta.name)
     cols = {}
     for i, dtype in enumerate(meta.dtypes):
         kind = getattr(dtype, "kind", "O")

@@ -188,10 +188,10 @@ class LabelsPresent(Operand):
 
 
 class LabelSetMap(MapChunks):
-    """Setting rows by label: first checks that every label exists (pandas would append a
-    row for a new one), then sets chunk by chunk."""
+    """Setting rows by label: first checks which labels exist, then sets chunk by chunk; a
+    single new label appends ``enlarged`` (its row, as pandas appends it) as a last chunk."""
 
-    _params = ("labels",)
+    _params = ("labels", "enlarged")
 
     def tile(self, ctx, out):
         chunks = row_chunks(ctx[out.inputs[0]])
@@ -199,10 +199,52 @@ class LabelSetMap(MapChunks):
         present = yield from ctx.values([ChunkData(op, [c], (math.nan,), None, (i,))
                                          for i, c in enumerate(chunks)])
         missing = self.labels[~np.logical_or.reduce([np.asarray(p) for p in present])]
-        if len(missing):
-            raise NotImplementedError(f"setting with enlargement (new row labels {list(missing)}) "
-                                      "is not supported")
-        return (yield from super().tile(ctx, out))
+        if len(missing) and len(self.labels) > 1:
+            raise KeyError(f"{list(missing)} not in index")
+        tiled = yield from super().tile(ctx, out)
+        if not len(missing):
+            return tiled
+        if self.enlarged is None:
+            raise NotImplementedError(f"setting with enlargement (new row label {missing[0]!r}) "
+                                      "here would change the columns' dtypes (pandas fills the "
+                                      "other columns with NaN); set every column, or cast first")
+        meta = out.meta
+        row = ChunkData(EnlargedRow(row=self.enlarged, label=self.label), [],
+                        (1,) + tuple(meta.shape[1:]), meta, (len(chunks), 0)[:meta.ndim])
+        return rows_grid(row_chunks(tiled) + [row], meta)
+
+
+class EnlargedRow(Operand):
+    """The row setting with enlargement appends."""
+
+    _params = ("row",)
+
+    def execute(self):
+        return self.row
+
+
+def _enlarged_row(meta, label, cols, value):
+    """The row pandas appends for ``obj.loc[label, cols] = value`` when ``label`` is new;
+    None when appending changes the columns' dtypes (pandas 2.2 makes integer columns float,
+    pandas 3 does when a NaN lands in one), which the declared metadata cannot follow."""
+    import warnings
+
+    if isinstance(value, (_Frame, Tensor)):
+        return None
+    probe = sample_of(meta)  # a frame with one other row: pandas' rules for appending to it
+    probe.index = pd.Index([label + "_" if isinstance(label, str) else
+                            label + 1 if isinstance(label, (int, float, np.number)) else object()])
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            if isinstance(probe, pd.DataFrame) and not (isinstance(cols, slice) and cols == slice(None)):
+                probe.loc[label, cols] = value
+            else:
+                probe.loc[label] = value
+    except (TypeError, ValueError, KeyError):
+        return None
+    same = probe.dtypes.equals(meta.dtypes) if isinstance(meta, pd.DataFrame) else probe.dtype == meta.dtype
+    return probe.iloc[1:] if same and len(probe) == 2 else None
 
 
 def loc_set(obj, rows, cols, value, via="loc"):
@@ -214,7 +256,11 @@ def loc_set(obj, rows, cols, value, via="loc"):
     elif isinstance(cols, (list, pd.Index, np.ndarray, tuple)):
         cols = list(cols)
     rows, rmode = _row_operand(obj, rows)
-    value, vmode = _operand(value)
+    raw_value = value
+    one_row_values = (rmode == "labels" and len(rows) == 1 and np.ndim(value) == 1 and
+                      isinstance(value, (list, tuple, np.ndarray)))
+    # one row's values (one per column) are a constant of every chunk, not rows to line up
+    value, vmode = (list(value), "scalar") if one_row_values else _operand(value)
     if vmode == "positional" and rows is not None:
         raise NotImplementedError("setting masked rows from an array is not supported; use a "
                                   "scalar or a Series with the same index")
@@ -232,8 +278,9 @@ def loc_set(obj, rows, cols, value, via="loc"):
     built = map_chunks(_assign_loc, args, label="md.setitem", meta=meta)
     if rmode != "labels":
         return built
-    op = LabelSetMap(**built.op.params, labels=rows, label="md.setitem")
-    return new_frame(op, built.data.inputs, built.shape[0], meta)
+    enlarged = _enlarged_row(obj.data.meta, rows[0], cols, raw_value) if len(rows) == 1 else None
+    op = LabelSetMap(**built.op.params, labels=rows, enlarged=enlarged, label="md.setitem")
+    return new_frame(op, built.data.inputs, math.nan if enlarged is not None else built.shape[0], meta)
 
 
 def _assign_where(frame, mask, value, meta):
