@@ -158,8 +158,16 @@ def test_reindex(series, frames):
               left.reindex(index=labels, columns=["b", "z", "a"], fill_value=-1))
     assert_eq(ml.reindex(["c", "a"], axis=1), left.reindex(["c", "a"], axis=1))
     assert_eq(ml.reindex_like(md.DataFrame(right, chunk_size=3)), left.reindex_like(right))
-    with pytest.raises(NotImplementedError):
-        ml.reindex(labels, level=0)
+
+
+@pytest.mark.parametrize("labels, level", [(["c", "a", "zz"], 0), ([3, 1], 1), ([3, 1], "n")],
+                         ids=["level 0, one missing", "level 1", "by name"])
+def test_reindex_on_a_level_is_pandas(labels, level):
+    index = pd.MultiIndex.from_product([["a", "b", "c"], [1, 2, 3]], names=["k", "n"])
+    df = pd.DataFrame({"x": np.arange(9), "y": np.arange(9.0)}, index=index).sample(frac=1, random_state=2)
+    m = md.DataFrame(df, chunk_size=4)
+    assert_eq(m.reindex(labels, level=level), df.reindex(labels, level=level))
+    assert_eq(m["y"].reindex(labels, level=level), df["y"].reindex(labels, level=level))
 
 
 def test_concat_rows(frames):

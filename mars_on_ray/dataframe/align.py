@@ -309,7 +309,11 @@ def reindex(self, labels=None, *, index=None, columns=None, axis=None, method=No
     """Conform to new row labels (and columns) with missing values (or ``fill_value``) where
     a label has no row."""
     if level is not None:
-        raise NotImplementedError("reindex with level= is not supported yet")
+        from .multi_loc import reindex_level
+
+        if columns is not None or axis in (1, "columns") or method is not None:
+            raise NotImplementedError("reindex with level= selects rows only (no columns, method=)")
+        return reindex_level(self, index if labels is None else labels, level)
     if labels is not None:
         if axis in (1, "columns"):
             columns = labels

@@ -128,23 +128,26 @@ def candidate_mask(index: pd.MultiIndex, key) -> np.ndarray:
 
 
 class MultiCandidates(Operand):
-    """The rows of one chunk that may match ``key`` (full index kept)."""
+    """The rows of one chunk that may match ``key`` (full index kept); with ``level``, those
+    whose label on that level is one of ``key``."""
 
-    _params = ("key",)
+    _params = ("key", "level")
 
     def execute(self, v):
+        if self.level is not None:
+            return v[v.index.get_level_values(self.level).isin(self.key)]
         return v[candidate_mask(v.index, self.key)]
 
 
 class MultiSelect(Operand):
-    """``obj.loc[key]`` on the gathered candidate rows: pandas' own order, level dropping and
-    KeyError for labels no row has."""
+    """``obj.loc[key]`` (or ``obj.reindex(key, level=level)``) on the gathered candidate rows:
+    pandas' own order, level dropping and KeyError for labels no row has."""
 
-    _params = ("key",)
+    _params = ("key", "level")
 
     def tile(self, ctx, out):
         inp = out.inputs[0]
-        parts = [ChunkData(MultiCandidates(key=self.key, label=self.label), [c],
+        parts = [ChunkData(MultiCandidates(key=self.key, level=self.level, label=self.label), [c],
                            chunk_shape(inp.meta, math.nan), inp.meta, _idx(inp.meta, i))
                  for i, c in enumerate(row_chunks(ctx[inp]))]
         return rows_grid([ChunkData(self, parts, chunk_shape(out.meta, math.nan), out.meta,
@@ -152,6 +155,8 @@ class MultiSelect(Operand):
 
     def execute(self, *parts):
         rows = parts[0] if len(parts) == 1 else pd.concat(parts)
+        if self.level is not None:
+            return rows.reindex(self.key, level=self.level)
         with warnings.catch_warnings():
             warnings.simplefilter("ignore", pd.errors.PerformanceWarning)
             return _loc(rows, self.key)
@@ -229,3 +234,13 @@ def multi_rows(obj, key):
     key = tuple(list(p) if isinstance(p, (np.ndarray, pd.Index)) else p for p in key) \
         if isinstance(key, tuple) else list(key)
     return new_frame(MultiSelect(key=key, label="md.loc"), [obj], math.nan, _result_meta(meta, key))
+
+
+def reindex_level(obj, labels, level):
+    """``obj.reindex(labels, level=level)``: the rows whose ``level`` label is listed, in
+    pandas' order (computed by pandas on the gathered rows)."""
+    meta = obj.data.meta
+    labels = pd.Index(labels)
+    picked = meta.reindex(labels, level=level)  # pandas' errors (a level that is not there)
+    op = MultiSelect(key=labels, level=level, label="md.reindex")
+    return new_frame(op, [obj], math.nan, picked.iloc[:0])
