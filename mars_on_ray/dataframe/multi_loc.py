@@ -132,6 +132,7 @@ class MultiCandidates(Operand):
     whose label on that level is one of ``key``."""
 
     _params = ("key", "level")
+    level = None
 
     def execute(self, v):
         if self.level is not None:
@@ -144,6 +145,7 @@ class MultiSelect(Operand):
     pandas' own order, level dropping and KeyError for labels no row has."""
 
     _params = ("key", "level")
+    level = None
 
     def tile(self, ctx, out):
         inp = out.inputs[0]
