@@ -21,7 +21,7 @@ def __getattr__(name: str):
 
         return getattr(remote, name)
     if name == "ExecutableTuple":
-        from .dataframe.executable import ExecutableTuple
+        from .core.executable import ExecutableTuple
 
         return ExecutableTuple
     if name in __all__:

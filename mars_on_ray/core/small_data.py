@@ -15,12 +15,12 @@ The kernels are the same operations on every path; only chunk sizes and grouping
 from __future__ import annotations
 
 import math
+import sys
 from collections import Counter
 from dataclasses import dataclass
 from typing import Iterable
 
 import numpy as np
-import pandas as pd
 
 from ..config import options
 from .entity import ChunkData
@@ -39,6 +39,9 @@ def chunk_nbytes(chunk) -> float | None:
     meta = chunk.meta
     if isinstance(meta, np.ndarray):
         return float(np.prod(shape)) * meta.dtype.itemsize
+    pd = sys.modules.get("pandas")  # not imported by the services until a frame arrives
+    if pd is None:
+        return None
     if isinstance(meta, pd.DataFrame):
         return float(shape[0]) * sum(_itemsize(d) for d in meta.dtypes) if shape else 0.0
     if isinstance(meta, (pd.Series, pd.Index)):

@@ -3,10 +3,10 @@ from __future__ import annotations
 
 import hashlib
 import pickle
+import sys
 from typing import Any
 
 import numpy as np
-import pandas as pd
 
 
 def tokenize(*args: Any) -> str:
@@ -90,7 +90,9 @@ def _feed(h, obj: Any) -> None:
         h.update(f"dt:{obj.str}{obj.descr if obj.fields else ''};".encode())
     elif isinstance(obj, np.generic):
         h.update(f"np:{type(obj).__name__}:{obj!r};".encode())
-    elif isinstance(obj, (pd.DataFrame, pd.Series, pd.Index)):
+    elif _is_pandas(obj):
+        import pandas as pd
+
         h.update(type(obj).__name__.encode())
         _feed(h, repr(obj.dtypes if isinstance(obj, pd.DataFrame) else obj.dtype))
         if isinstance(obj, pd.DataFrame):
@@ -110,3 +112,10 @@ def _feed(h, obj: Any) -> None:
             h.update(cloudpickle.dumps(obj, protocol=pickle.HIGHEST_PROTOCOL))
         except Exception:  # unpicklable: unique per object, never shared
             h.update(f"id:{id(obj)};".encode())
+
+
+def _is_pandas(obj) -> bool:
+    """A pandas object (pandas is imported only where one exists: the services and the
+    tensor-only workers start without it)."""
+    pd = sys.modules.get("pandas")
+    return pd is not None and isinstance(obj, (pd.DataFrame, pd.Series, pd.Index))

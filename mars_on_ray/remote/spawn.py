@@ -22,7 +22,7 @@ _ATTEMPTS = 3
 
 
 def _executable_tuple():
-    from ..dataframe.executable import ExecutableTuple
+    from ..core.executable import ExecutableTuple
 
     return ExecutableTuple
 

@@ -13,7 +13,7 @@ from .arithmetic import elementwise, isclose
 from .core import Tensor, as_tensor
 from .joining import concatenate
 from .reshape import reshape, transpose
-from ..dataframe.executable import ExecutableTuple  # noqa: F401  (Mars' name in both namespaces)
+from ..core.executable import ExecutableTuple  # noqa: F401  (Mars' name in both namespaces)
 
 __all__ = ["flip", "fliplr", "flipud", "roll", "moveaxis", "rollaxis", "broadcast_to",
            "broadcast_arrays", "tile", "repeat", "tril", "triu", "diag", "diagflat", "real",

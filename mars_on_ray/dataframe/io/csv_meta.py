@@ -15,7 +15,7 @@ import numpy as np
 import pandas as pd
 
 from ..core import DataFrame, new_frame
-from . import paths
+from ...core import paths
 from .csv import ReadCSV, _index_names
 from ...storage.tuning import parse_size
 from .csv_bytes import find_line_start, sample_lines

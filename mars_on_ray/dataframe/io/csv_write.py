@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import posixpath
 
-from . import paths
+from ...core import paths
 from .staging import new_job, remove, staging_dir
 from .writer import Write, write_node
 

@@ -22,7 +22,7 @@ from ...core.chunk_sizes import balanced_runs
 from ...core.entity import ChunkData
 from ..blockwise import chunk_shape, rows_grid
 from ..core import new_frame
-from . import paths
+from ...core import paths
 from .arrow import check_dtype_backend, to_pandas
 from .reader import Reader, format_dnf, normalize_dnf, range_indexed
 

@@ -33,7 +33,7 @@ class Reader(Operand):
     accepts_limit = False
 
     def check_distributable(self) -> None:
-        from .paths import check_shared
+        from ...core.paths import check_shared
 
         check_shared(getattr(self, "fs", None), self.name)
 

@@ -48,7 +48,7 @@ class Write(Operand):
         return self.written
 
     def check_distributable(self) -> None:
-        from .paths import check_shared
+        from ...core.paths import check_shared
 
         check_shared(getattr(self, "fs", None), self.name)
 

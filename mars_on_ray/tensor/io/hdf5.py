@@ -11,7 +11,7 @@ import fcntl
 import os
 import posixpath
 
-from ...dataframe.io import paths
+from ...core import paths
 from .store import StoreRead, StoreWrite, block, read_node, require, write_node
 
 __all__ = ["from_hdf5", "to_hdf5"]

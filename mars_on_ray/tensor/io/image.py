@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ...dataframe.io import paths
+from ...core import paths
 from .store import StoreRead, block, read_node, require
 
 __all__ = ["imread"]

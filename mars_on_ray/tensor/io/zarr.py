@@ -7,7 +7,7 @@ Paths are local or any fsspec URL (``storage_options`` go to the store).
 """
 from __future__ import annotations
 
-from ...dataframe.io import paths
+from ...core import paths
 from .store import StoreRead, StoreWrite, block, read_node, require, write_node
 
 __all__ = ["from_zarr", "to_zarr"]
