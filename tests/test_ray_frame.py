@@ -101,3 +101,10 @@ def test_multi_index_loc_on_ray(session):
         m.loc[9].execute()
     pd.testing.assert_frame_equal(m.loc[([3, 1], "a", slice(1, 2)), :].fetch(), df.loc[([3, 1], "a", slice(1, 2)), :])
     pd.testing.assert_frame_equal(m.loc[2:3].fetch(), df.loc[2:3])
+
+
+def test_array_operands_and_ufuncs_on_ray(session):
+    s = pd.Series(np.arange(10.0), index=list("aabbccddee"))
+    m = md.Series(s, chunk_size=3)
+    pd.testing.assert_series_equal((np.arange(10) + m).fetch(), np.arange(10) + s)
+    pd.testing.assert_series_equal(np.exp(m * mt.tensor(np.ones(10), chunk_size=4)).fetch(), np.exp(s))

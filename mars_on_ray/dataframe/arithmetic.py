@@ -44,20 +44,84 @@ def _as_operand(other, like):
 
     if isinstance(other, pd.DataFrame) or (isinstance(other, pd.Series) and isinstance(like, Series)):
         return from_pandas(other)
-    if hasattr(other, "ndim") and not isinstance(other, (_Frame, pd.Series)) and other.ndim > 0:
-        raise NotImplementedError(f"operands of type {type(other).__name__} are not supported yet")
     return other
+
+
+def _array_operand(other):
+    """A NumPy array, list or tensor operand (pandas lines arrays up by position), else None."""
+    from ..tensor.core import Tensor
+
+    if isinstance(other, Tensor):
+        return other
+    if isinstance(other, (list, tuple, np.ndarray)) and np.ndim(other) > 0:
+        return np.asarray(other)
+    return None
+
+
+def _positional_kernel(frame, values, arr_first: bool, **kwargs):
+    arr = values.to_numpy()
+    arr = arr.reshape(-1) if isinstance(frame, pd.Series) else arr
+    return _binary_kernel(arr, frame, **kwargs) if arr_first else _binary_kernel(frame, arr, **kwargs)
+
+
+def _with_array(obj, arr, arr_first: bool, kwargs):
+    """``obj <op> arr`` as pandas computes it: an array with one value per column broadcasts
+    along the rows; one with the object's shape pairs its rows by position."""
+    from ..tensor.core import Tensor
+    from .datasource import from_pandas, from_tensor
+    from .setting import positional_map
+
+    meta = obj.data.meta
+    ncols = meta.shape[1] if isinstance(meta, pd.DataFrame) else None
+    shape = tuple(arr.shape)
+    if ncols is not None and (shape == (ncols,) or shape == (1, ncols)):
+        if isinstance(arr, Tensor):  # a Series over the columns, as pandas aligns one
+            series = from_tensor(arr.reshape(ncols), False).set_axis(meta.columns)
+            sides = (series, obj) if arr_first else (obj, series)
+            return _frame_with_series(*sides, kwargs)
+        row = arr.reshape(ncols)
+        return map_chunks(_binary_kernel, (row, obj) if arr_first else (obj, row), kwargs,
+                          label=f"md.{kwargs['name']}", validate=True)
+    want = 1 if ncols is None else 2
+    if len(shape) != want or (ncols is not None and shape[1] != ncols):
+        expected = "(n,)" if ncols is None else f"(n, {ncols})"
+        raise ValueError(f"Unable to coerce to {type(meta).__name__}, shape must be {expected}: given {shape}")
+    values = from_tensor(arr, want == 2) if isinstance(arr, Tensor) else \
+        from_pandas(pd.DataFrame(arr) if want == 2 else pd.Series(arr))
+    sample = sample_of(meta)
+    probe = np.ones((1,) + shape[1:], dtype=arr.dtype)
+    meta_out = _positional_kernel(sample, pd.DataFrame(probe) if want == 2 else pd.Series(probe),
+                                  arr_first, **kwargs).iloc[:0]
+    return positional_map(_PositionalCall(arr_first, kwargs), (obj, values), meta_out,
+                          label=f"md.{kwargs['name']}")
+
+
+class _PositionalCall:
+    """``_positional_kernel`` with its keywords bound (``positional_map`` passes positions only)."""
+
+    def __init__(self, arr_first, kwargs):
+        self.arr_first, self.kwargs = arr_first, kwargs
+
+    def __call__(self, frame, values):
+        return _positional_kernel(frame, values, self.arr_first, **self.kwargs)
+
+    def __mars_token__(self):
+        return ("positional", self.arr_first, sorted(self.kwargs.items()))
 
 
 def _binary(name: str, strict: bool = False):
     def func(left, right, axis=None, level=None, fill_value=None):
         if level is not None and multi_level_axis(left, axis):
             return _with_level(left, right, name, axis, level, fill_value)
+        kwargs = {"name": name} if fill_value is None else {"name": name, "fill_value": fill_value}
+        arr_first = not isinstance(left, _Frame)
+        arr = _array_operand(left if arr_first else right)
+        if arr is not None:
+            return _with_array(right if arr_first else left, arr, arr_first, kwargs)
         if isinstance(left, _Frame):
             right = _as_operand(right, left)
         else:
             left = _as_operand(left, right)
-        kwargs = {"name": name} if fill_value is None else {"name": name, "fill_value": fill_value}
         sides = (left, right)
         frame = next((x for x in sides if isinstance(x, DataFrame)), None)
         series = next((x for x in sides if isinstance(x, Series)), None)
@@ -176,3 +240,33 @@ def _astype_columns(node, needed):
 def astype(obj, dtype):
     """Cast to ``dtype`` (a dtype, or a column -> dtype dict for DataFrames)."""
     return map_chunks(_astype, (obj, dtype), label="md.astype")
+
+
+_UFUNC_OPS = {"add": "add", "subtract": "sub", "multiply": "mul", "divide": "truediv",
+              "floor_divide": "floordiv", "remainder": "mod", "power": "pow", "equal": "eq",
+              "not_equal": "ne", "less": "lt", "less_equal": "le", "greater": "gt",
+              "greater_equal": "ge", "bitwise_and": "and_", "bitwise_or": "or_", "bitwise_xor": "xor"}
+
+
+def _apply_ufunc(ufunc, *args, **kwargs):
+    return ufunc(*args, **kwargs)
+
+
+def frame_array_ufunc(obj, ufunc, method, *inputs, **kwargs):
+    """``DataFrame/Series.__array_ufunc__``: ``ndarray + s`` and ``np.exp(df)`` stay lazy (an
+    array operand pairs by position, as in pandas); ``out=`` and ufunc methods are refused."""
+    if method != "__call__" or "out" in kwargs:
+        return NotImplemented
+    op = _UFUNC_OPS.get(ufunc.__name__)
+    if op is not None and len(inputs) == 2 and not kwargs:
+        return globals()[op](*inputs)
+    frames = [x for x in inputs if isinstance(x, _Frame)]
+    if len(frames) != 1 or any(_array_operand(x) is not None for x in inputs):
+        return NotImplemented
+    return map_chunks(_apply_ufunc, (ufunc, *inputs), kwargs, label=f"np.{ufunc.__name__}", validate=True)
+
+
+def frame_array(obj, dtype=None, copy=None):
+    """``np.asarray(df)``: the computed values."""
+    value = np.asarray(obj.fetch())
+    return value if dtype is None else value.astype(dtype)

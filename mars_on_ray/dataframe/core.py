@@ -45,6 +45,9 @@ def methods(*classes, name: str | None = None, prop: bool = False):
 
 class _Frame(Tileable):
     __slots__ = ()
+    __array_priority__ = 100  # NumPy defers binary operators to us
+    __array_ufunc__ = _lazy("arithmetic", "frame_array_ufunc")  # ndarray + s, np.exp(df) stay lazy
+    __array__ = _lazy("arithmetic", "frame_array")
 
     @property
     def index(self) -> "Index":
