@@ -151,3 +151,17 @@ def test_nearest_center_breaks_ties_as_argmin_and_slices_add_up():
     np.testing.assert_allclose(counts, np.bincount(labels, weights=w, minlength=5))
     np.testing.assert_allclose(sums, [(rows[labels == j] * w[labels == j, None]).sum(0) for j in range(5)])
     np.testing.assert_array_equal(K.labels_block(rows, C=centers), labels)
+
+
+def test_lloyd_sums_give_a_tied_row_to_the_first_center_as_nearest_does():
+    from mars_on_ray.learn.cluster._kernels import lloyd_partial, nearest
+
+    X = np.random.RandomState(1).randint(0, 3, (5000, 2)).astype(float)  # many exact ties
+    C = np.array([[0.0, 0.0], [1.0, 1.0], [1.0, 1.0], [2.0, 0.0], [0.0, 2.0]])
+    w = np.random.RandomState(2).rand(len(X))
+    labels, _ = nearest(X, C)
+    sums, counts = lloyd_partial(X, w, C=C)
+    for j in range(len(C)):
+        np.testing.assert_allclose(counts[j], w[labels == j].sum())
+        np.testing.assert_allclose(sums[j], (X[labels == j] * w[labels == j, None]).sum(0))
+    assert counts[2] == 0  # the duplicate center never wins a tie
