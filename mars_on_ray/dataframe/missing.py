@@ -34,6 +34,10 @@ def _fillna(obj, value):
     return obj.fillna(value)
 
 
+def _fillna_across(obj, value, limit):
+    return obj.fillna(value, axis=1, limit=limit)
+
+
 def _dropna(obj, kwargs):
     return obj.dropna(**kwargs)
 
@@ -114,7 +118,11 @@ def fillna(obj, value=_NO_VALUE, *, method=None, axis=None, inplace=False, limit
         fill = ffill if method in ("pad", "ffill") else bfill
         return fill(obj, axis=axis, inplace=inplace, limit=limit)
     if axis not in (None, 0, "index", "rows"):
-        raise NotImplementedError("fillna along the columns is not supported")
+        if isinstance(value, (dict, pd.Series, pd.DataFrame) + _LAZY):
+            raise NotImplementedError("fillna along the columns fills with a scalar only")
+        # each row block holds whole rows: a fill across the columns is blockwise
+        result = map_chunks(_fillna_across, (obj, value, limit), label="md.fillna", validate=True)
+        return _inplace(obj, result, inplace)
     if isinstance(value, pd.Series) and isinstance(obj, DataFrame):
         value = value.to_dict()  # a value per column
     if limit is not None:
@@ -130,8 +138,47 @@ def fillna(obj, value=_NO_VALUE, *, method=None, axis=None, inplace=False, limit
     return _inplace(obj, result, inplace)
 
 
-def dropna(obj, how="any", subset=None, thresh=None):
-    """Drop rows with missing values (``axis=0`` only)."""
-    kwargs = {"subset": subset} if subset is not None else {}
-    kwargs.update({"thresh": thresh} if thresh is not None else {"how": how})
-    return map_chunks(_dropna, (obj, kwargs), keep_rows=False, label="md.dropna")
+_NO_DEFAULT = object()
+
+
+def dropna(obj, *, axis=0, how=_NO_DEFAULT, thresh=_NO_DEFAULT, subset=None, inplace=False,
+           ignore_index=False):
+    """Drop rows (``axis=0``) or columns (``axis=1``: which ones is computed now, as pandas
+    knows the columns when it returns) with missing values; pandas' ``how`` / ``thresh`` /
+    ``subset`` / ``ignore_index``."""
+    from .cumulative import _inplace
+
+    kwargs = {k: v for k, v in (("how", how), ("thresh", thresh)) if v is not _NO_DEFAULT}
+    if subset is not None:
+        kwargs["subset"] = subset
+    by_columns = axis in (1, "columns")
+    checked = {k: v for k, v in kwargs.items() if k != "subset" or not by_columns}  # rows: known when run
+    obj.data.meta.dropna(axis=axis, **checked)  # pandas' errors: both how and thresh, bad axis, subset
+    if by_columns:
+        result = _drop_columns(obj, kwargs)
+    else:
+        result = map_chunks(_dropna, (obj, kwargs), keep_rows=False, label="md.dropna")
+        if ignore_index:
+            result = result.reset_index(drop=True)
+    return _inplace(obj, result, inplace)
+
+
+def _drop_columns(frame, kwargs):
+    """The columns pandas keeps, from the non-missing counts per column (of the ``subset``
+    rows) and the row count: one small frame computed now."""
+    from .reshape import compute_now
+
+    rows = frame.loc[list(kwargs["subset"])] if "subset" in kwargs else frame
+    tally = compute_now(map_chunks(_counts_and_rows, (rows,), keep_rows=False, label="md.dropna").sum())
+    counts, total = tally.to_numpy()[:-1], tally.to_numpy()[-1]
+    thresh = kwargs.get("thresh")
+    keep = counts >= thresh if thresh is not None else counts > 0 if kwargs.get("how") == "all" \
+        else counts == total
+    return frame[list(frame.data.meta.columns[keep])]
+
+
+def _counts_and_rows(block):
+    """One row: the non-missing count of each column (by position), then the row count."""
+    return pd.DataFrame([np.append(block.notna().sum().to_numpy(), len(block))])
+
+
