@@ -319,8 +319,11 @@ def test_series_corr_cov_autocorr(cdf):
     for lag in (1, 3, -2, 0, 50):
         assert_eq(m["d"].autocorr(lag), cdf["d"].autocorr(lag))
     assert_eq(m["a"].autocorr(), cdf["a"].autocorr())
-    with pytest.raises(NotImplementedError):
-        _value(m["a"].corr(md.Series(cdf["b"].reset_index(drop=True), chunk_size=7)))
+    relabelled = cdf["b"].reset_index(drop=True)  # other labels: pandas pairs the rows by label
+    assert_eq(m["a"].corr(md.Series(relabelled, chunk_size=7)), cdf["a"].corr(relabelled))
+    shifted = cdf["b"].iloc[::-1].iloc[3:]
+    assert_eq(m["a"].cov(md.Series(shifted, chunk_size=4)), cdf["a"].cov(shifted))
+    assert_eq(m.corrwith(md.Series(shifted, chunk_size=4)), cdf.corrwith(shifted))
 
 
 def test_corrwith(cdf):

@@ -209,6 +209,10 @@ def join_columns(left, right, check_index: bool):
 
 
 def _joined(left, right, check_index=True):
+    from .align import index_relation
+
+    if check_index and index_relation(left, right) != "same":  # pandas pairs rows by label
+        left, right = left.align(right, join="inner", axis=0)
     meta = join_columns(left.data.meta, right.data.meta, False)
     return map_chunks(join_columns, (left, right, check_index), label="md.corr", meta=meta)
 
