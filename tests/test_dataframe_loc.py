@@ -154,8 +154,10 @@ def test_loc_boolean_masks(df):
     assert_eq(m.loc[list(mask), "a"], df.loc[list(mask), "a"])
     assert_eq(m.loc[mt.tensor(mask, chunk_size=7)], df.loc[mask])
     assert_eq(m.loc[lambda x: x["a"] < 3], df.loc[lambda x: x["a"] < 3])
-    other = md.Series((df["a"] > 4).to_numpy())  # a RangeIndex: pandas aligns, rows cannot
-    with pytest.raises(NotImplementedError, match="same index"):
+    other = md.Series((df["a"] > 4).to_numpy())  # a RangeIndex: no label of the frame's
+    with pytest.raises(IndexingError):
+        df.loc[(df["a"] > 4).reset_index(drop=True)]
+    with pytest.raises(IndexingError):
         _value(m.loc[other])
     with pytest.raises(IndexError, match="wrong length"):
         m.loc[mask[:4]]
@@ -248,3 +250,20 @@ def test_loc_of_leading_labels_on_a_grouped_result(multi):
     assert_eq(grouped.loc[2], expected.loc[2])
     assert_eq(grouped.loc[(2, "b")], expected.loc[(2, "b")])
     assert_eq(grouped["y"].loc[(2, "b")], expected["y"].loc[(2, "b")])
+
+
+def test_boolean_series_with_other_labels_is_reindexed_as_pandas_does():
+    import warnings
+
+    frame = pd.DataFrame({"a": np.arange(10)}, index=list("abcdefghij"))
+    mask = (frame["a"] % 3 == 0).iloc[::-1]  # the same labels in another order
+    m = md.DataFrame(frame, chunk_size=3)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", UserWarning)  # pandas: "will be reindexed"
+        assert_eq(m[md.Series(mask, chunk_size=4)], frame[mask])
+        assert_eq(m.loc[md.Series(mask, chunk_size=4)], frame.loc[mask])
+        assert_eq(m["a"][md.Series(mask, chunk_size=4)], frame["a"][mask])
+        with pytest.raises(IndexingError):
+            frame[mask.iloc[:6]]
+    with pytest.raises(IndexingError):
+        _value(m[md.Series(mask.iloc[:6], chunk_size=4)])

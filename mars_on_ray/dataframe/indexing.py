@@ -60,7 +60,26 @@ def aligned_filter(obj, mask):
     """Rows where a lazy boolean Series with the same index is True (block by block)."""
     if not pd.api.types.is_bool_dtype(mask.dtype):
         raise NotImplementedError("only boolean Series can index rows lazily")
+    from .align import index_relation
+
+    if index_relation(obj, mask) != "same":  # pandas reindexes the mask to the object's labels
+        try:
+            realigned = mask.reindex(obj.index)
+        except ValueError:  # labels of another kind (str and int): none can match
+            raise pd.errors.IndexingError(_UNALIGNABLE) from None
+        return map_chunks(_filter_realigned, (obj, realigned), keep_rows=False, label="md.getitem",
+                          meta=obj.data.meta)
     return map_chunks(_filter, (obj, mask), keep_rows=False, label="md.getitem", meta=obj.data.meta)
+
+
+_UNALIGNABLE = ("Unalignable boolean Series provided as indexer (index of the boolean Series and "
+                "of the indexed object do not match).")
+
+
+def _filter_realigned(obj, mask):
+    if mask.isna().any():
+        raise pd.errors.IndexingError(_UNALIGNABLE)
+    return _filter(obj, mask.astype(bool))
 
 
 def _as_lazy(key):
