@@ -11,6 +11,7 @@ import pandas as pd
 
 import mars_on_ray as mr
 import mars_on_ray.dataframe as md
+import mars_on_ray.tensor as mt
 from mars_on_ray.config import using
 from mars_on_ray.core.fusion import build_steps, fuse
 from mars_on_ray.core.local import LocalExecutor
@@ -78,3 +79,22 @@ def test_a_pruned_frame_read_by_many_column_steps_of_its_chunk_fuses_with_them()
     assert len(partials) == N_CHUNKS, [s.label for s in specs]
     p = pdf[(pdf["a"] > 0.2) & (pdf["b"] < 0.7) & (pdf["c"] >= 3) & (pdf["a"] <= 0.9)]
     assert_eq(expr, (p["a"] * p["b"]).sum())
+
+
+def test_groups_that_claimed_each_others_broadcast_constants_do_not_wait_for_each_other():
+    """Two client arrays broadcast over the row blocks of a reshaped range: the fused
+    subtasks each claimed one array the other read, a cycle (a KeyError in the local executor,
+    a subtask that never starts on Ray)."""
+    from mars_on_ray.core.fusion import _groups, _has_cycle
+
+    y = mt.arange(7, chunk_size=3).reshape(-1, 1)
+    t = y * np.array([1.0, 2.0]) + np.array([0.0, 1.0])
+    expected = np.arange(7.0).reshape(-1, 1) * np.array([1.0, 2.0]) + np.array([0.0, 1.0])
+    np.testing.assert_array_equal(LocalExecutor().compute(t.data)[0], expected)
+    tiled = LocalExecutor().tile(t.data)
+    specs = fuse(build_steps(tiled.flat, set()), {c.key for c in tiled.flat})
+    produced = set()
+    for spec in specs:  # in order, every subtask reads only what earlier ones produced
+        assert set(spec.input_keys) <= produced
+        produced.update(spec.output_keys)
+    assert not _has_cycle({0: {1}, 1: set()}) and _has_cycle({0: {1}, 1: {0}}) and callable(_groups)

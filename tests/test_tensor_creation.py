@@ -223,9 +223,21 @@ def test_full_with_an_array_fill_value_broadcasts_as_numpy():
         mt.full((4, 3), [1, 2])
 
 
+@pytest.mark.parametrize("args, kw", [(([0, 1], [10, 5], 7), {}), ((np.array([[0.0], [2.0]]), [1, 3, 5], 4), dict(endpoint=False)),
+                                     (([0, 1], 9, 5), dict(axis=1)), (([0, 1], [10, 20], 6), dict(dtype=int)),
+                                     ((0, [1, 2], 1), {}), ((0, [1, 2], 0), {}), (([3, 1], [3, 2], 4), {}),
+                                     ((np.float32([0, 1]), np.float32(2), 3), dict(axis=-1))], ids=repr)
+def test_linspace_of_arrays_is_numpy_bit_for_bit(args, kw):
+    assert_eq(mt.linspace(*args, chunk_size=3, **kw), np.linspace(*args, **kw), rtol=0)
+    _, step = mt.linspace(*args, retstep=True, **kw)
+    np.testing.assert_array_equal(step, np.linspace(*args, retstep=True, **kw)[1])
+
+
+def test_linspace_of_lazy_starts_and_stops():
+    assert_eq(mt.linspace(mt.tensor([0.0, 1.0]), mt.tensor([4.0, 9.0]), 5), np.linspace([0.0, 1.0], [4.0, 9.0], 5))
+
+
 def test_unsupported_array_arguments_and_bad_seeds():
-    with pytest.raises(NotImplementedError):
-        mt.linspace(np.zeros(2), 1)
     with pytest.raises(ValueError):
         mt.random.rand(3, seed=-1)
     with pytest.raises(TypeError):

@@ -130,10 +130,12 @@ def fuse(steps: list[Step], target_keys: set[str]) -> list[SubtaskSpec]:
         absorbed_by_group[find(c)] = absorbed_by_group.get(find(c), 0) + n
     _place_sources(preds, fans_out, color, absorbed_by_group)
 
-    groups: dict[int, list[int]] = {}
-    for i, c in enumerate(color):
-        groups.setdefault(c, []).append(i)
-    group_deps = {c: {color[p] for i in members for p in preds[i]} - {c} for c, members in groups.items()}
+    groups, group_deps = _groups(color, preds)
+    if _has_cycle(group_deps):
+        # two groups that each claimed a source the other reads (two broadcast constants)
+        # would wait for each other: such shared sources run on their own
+        _own_shared_sources(preds, color)
+        groups, group_deps = _groups(color, preds)
     readers: dict[str, set[int]] = {}
     for i, s in enumerate(steps):
         for k in s.inputs:
@@ -149,6 +151,47 @@ def fuse(steps: list[Step], target_keys: set[str]) -> list[SubtaskSpec]:
         outputs = [k for k in produced if k in target_keys or readers.get(k, set()) - {c}]
         specs.append(SubtaskSpec(member_steps, inputs, outputs, _release_plan(member_steps, outputs)))
     return specs
+
+
+def _groups(color: list, preds: list[set[int]]) -> tuple[dict, dict]:
+    """The steps of each group and the groups each group reads."""
+    groups: dict[int, list[int]] = {}
+    for i, c in enumerate(color):
+        groups.setdefault(c, []).append(i)
+    deps = {c: {color[p] for i in members for p in preds[i]} - {c} for c, members in groups.items()}
+    return groups, deps
+
+
+def _has_cycle(deps: dict[int, set[int]]) -> bool:
+    state: dict[int, bool] = {}  # False: on the current path, True: done
+    for root in deps:
+        if root in state:
+            continue
+        stack = [(root, iter(deps[root]))]
+        state[root] = False
+        while stack:
+            node, it = stack[-1]
+            nxt = next(it, None)
+            if nxt is None:
+                stack.pop()
+                state[node] = True
+            elif state.get(nxt) is False:
+                return True
+            elif nxt not in state:
+                state[nxt] = False
+                stack.append((nxt, iter(deps[nxt])))
+    return False
+
+
+def _own_shared_sources(preds: list[set[int]], color: list) -> None:
+    """Every source read by steps of other groups than its own becomes its own group."""
+    readers: dict[int, set] = {}
+    for j, p in enumerate(preds):
+        for i in p:
+            readers.setdefault(i, set()).add(color[j])
+    for i, p in enumerate(preds):
+        if not p and readers.get(i, set()) - {color[i]}:
+            color[i] = i
 
 
 def _topological(deps: dict[int, set[int]]) -> list[int]:

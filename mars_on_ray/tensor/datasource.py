@@ -12,7 +12,7 @@ from ..core.entity import ChunkData, Tiled, chunk_grid
 from ..core.operand import Operand
 from ..core.tokenize import tokenize
 from ..core.user import ClientData
-from .core import Tensor, new_tensor
+from .core import Tensor, as_tensor, new_tensor
 
 __all__ = ["tensor", "array", "asarray", "ones", "zeros", "full", "empty", "ones_like", "zeros_like",
            "full_like", "empty_like", "arange", "linspace", "eye", "identity"]
@@ -216,11 +216,14 @@ class Linspace(Operand):
         return y.astype(self.dtype, copy=False)
 
 
-def linspace(start, stop, num=50, endpoint=True, retstep=False, dtype=None, chunk_size=None):
-    """``num`` evenly spaced values over ``[start, stop]`` like ``np.linspace``."""
+def linspace(start, stop, num=50, endpoint=True, retstep=False, dtype=None, axis=0, chunk_size=None):
+    """``num`` evenly spaced values over ``[start, stop]`` like ``np.linspace`` (arrays or
+    tensors of starts and stops give one sequence each, along ``axis``)."""
     num = operator.index(num)
-    if np.ndim(start) or np.ndim(stop):
-        raise NotImplementedError("mt.linspace: start and stop must be scalars")
+    if np.ndim(start) or np.ndim(stop) or isinstance(start, Tensor) or isinstance(stop, Tensor):
+        return _linspace_arrays(start, stop, num, endpoint, retstep, dtype, axis, chunk_size)
+    if axis != 0:
+        np.linspace(start, stop, 2, axis=axis)  # NumPy's AxisError for a scalar's axis
     if num < 0:
         raise ValueError(f"Number of samples, {num}, must be non-negative.")
     sample = np.linspace(start, stop, 2, endpoint=endpoint, dtype=dtype)
@@ -230,6 +233,39 @@ def linspace(start, stop, num=50, endpoint=True, retstep=False, dtype=None, chun
         div = (num - 1) if endpoint else num
         return t, ((stop - start) / div if div > 0 else float("nan"))
     return t
+
+
+def _linspace_arrays(start, stop, num, endpoint, retstep, dtype, axis, chunk_size):
+    """NumPy's own steps on a lazy ``arange(num)``: times the step (or the span), plus the
+    start, the last row set to ``stop``; the same values as NumPy, bit for bit."""
+    from .manipulation import moveaxis
+    from .reshape import reshape
+
+    if num < 0:
+        raise ValueError(f"Number of samples, {num}, must be non-negative.")
+    lazy = isinstance(start, Tensor) or isinstance(stop, Tensor)
+    samples = [np.zeros(s.shape, s.dtype) if isinstance(s, Tensor) else np.asarray(s) for s in (start, stop)]
+    expected = np.linspace(*samples, num=min(num, 2), endpoint=endpoint, dtype=dtype, axis=axis)  # NumPy's errors
+    inexact = np.result_type(*samples, 1.0)
+    div = (num - 1) if endpoint else num
+    delta = (as_tensor(stop) - start).astype(inexact) if lazy else np.subtract(stop, start, dtype=inexact)
+    y = reshape(arange(num, dtype=inexact, chunk_size=chunk_size), (-1,) + (1,) * delta.ndim)
+    if div > 0:
+        step = delta / div
+        y = (y / div) * delta if not lazy and np.any(step == 0) else y * step
+    else:
+        step = np.nan
+        y = y * delta
+    y = y + start
+    if endpoint and num > 1:
+        y[-1, ...] = stop
+    if axis != 0:
+        y = moveaxis(y, 0, axis)
+    if np.issubdtype(expected.dtype, np.integer):
+        from .arithmetic import floor
+        y = floor(y)
+    y = y.astype(expected.dtype)
+    return (y, step) if retstep else y
 
 
 class Eye(Operand):
