@@ -101,3 +101,18 @@ def test_unique_along_an_axis(shape, axis, chunk):
     assert_eq(mt.unique(t.astype(np.int32), axis=axis), np.unique(a.astype(np.int32), axis=axis))
     with pytest.raises(np.exceptions.AxisError):
         mt.unique(t, axis=len(shape))
+
+
+@pytest.mark.parametrize("case", range(4))
+def test_intersect1d_with_indices_is_numpy(case):
+    rs = np.random.RandomState(0)
+    a, b, assume_unique = [(rs.randint(0, 20, 30), rs.randint(5, 40, 25), False),
+                           (rs.permutation(30), rs.permutation(np.arange(10, 50)), True),
+                           (np.array([3.0, np.nan, 1, 3]), np.array([np.nan, 3, 7]), False),
+                           (rs.randint(0, 5, (4, 6)), np.array([4, 1, 9]), False)][case]
+    got = mt.intersect1d(mt.tensor(a, chunk_size=7), mt.tensor(b, chunk_size=6), assume_unique=assume_unique,
+                         return_indices=True)
+    expected = np.intersect1d(a, b, assume_unique=assume_unique, return_indices=True)
+    assert len(got) == 3
+    for g, e in zip(got, expected):
+        assert_eq(g, e)

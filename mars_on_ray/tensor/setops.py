@@ -294,15 +294,29 @@ def union1d(ar1, ar2):
 
 
 def intersect1d(ar1, ar2, assume_unique=False, return_indices=False):
-    """The sorted distinct values in both inputs."""
+    """The sorted distinct values in both inputs; with ``return_indices``, also where each
+    first occurs in the flattened inputs (an ``ExecutableTuple``)."""
+    from ..core.executable import ExecutableTuple
     from .reshape import ravel
-
-    if return_indices:
-        raise NotImplementedError("mt.intersect1d: return_indices is not supported")
-    ar1, ar2 = as_tensor(ar1), as_tensor(ar2)
-    dtype = np.result_type(ar1.dtype, ar2.dtype)
     from .sorting import sort
 
+    ar1, ar2 = as_tensor(ar1), as_tensor(ar2)
+    dtype = np.result_type(ar1.dtype, ar2.dtype)
     u1 = sort(ravel(ar1)) if assume_unique else unique(ar1)
     u1 = u1.astype(dtype) if u1.dtype != dtype else u1
-    return u1[isin(u1, ar2)]
+    common = u1[isin(u1, ar2)]
+    if not return_indices:
+        return common
+    return ExecutableTuple((common, _first_positions(ar1, common), _first_positions(ar2, common)))
+
+
+def _first_positions(ar, values):
+    """Where each of ``values`` (all present) first occurs in the flattened ``ar``: a stable
+    argsort keeps equal values in their order, so the leftmost match is the first."""
+    from .histogram import searchsorted
+    from .reshape import ravel
+    from .sorting import argsort
+
+    flat = ravel(ar)
+    order = argsort(flat, kind="stable")
+    return order[searchsorted(flat[order], values.astype(flat.dtype) if values.dtype != flat.dtype else values)]
