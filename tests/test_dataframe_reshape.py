@@ -313,6 +313,14 @@ def test_pivot_table(sales, kwargs):
         assert_eq(m[m["w"] > 2].pivot_table(**kwargs), sales[sales["w"] > 2].pivot_table(**kwargs))
 
 
+@pytest.mark.parametrize("kwargs", PIVOTS, ids=repr)
+def test_pivot_table_in_first_appearance_order(sales, kwargs):
+    m = md.DataFrame(sales, chunk_size=7)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", FutureWarning)
+        assert_eq(m.pivot_table(sort=False, **kwargs), sales.pivot_table(sort=False, **kwargs))
+
+
 def test_pivot_table_bad_input(sales):
     m = md.DataFrame(sales, chunk_size=7)
     with pytest.raises(KeyError):

@@ -2,7 +2,9 @@
 
 Every row of one index key reaches the same reducer, so each reducer's pivot holds that
 key's whole rows; one chunk joins them (columns aligned, gaps filled as pandas fills them)
-in sorted order. The result's columns are values of the data, so it is computed when
+in sorted order; with ``sort=False`` rows carry their global order through the shuffle and
+the joined table takes the order pandas gives a table of each key combination's first row. The
+result's columns are values of the data, so it is computed when
 ``pivot_table`` is called (an aggregate: small), as pandas knows its columns then.
 """
 from __future__ import annotations
@@ -10,6 +12,7 @@ from __future__ import annotations
 import math
 import warnings
 
+import numpy as np
 import pandas as pd
 
 from ..core.entity import ChunkData
@@ -18,7 +21,7 @@ from ..core.operand import Operand
 from .blockwise import row_chunks, rows_grid
 from .core import DataFrame, methods, new_frame
 from .datasource import from_pandas
-from .groupby import RowShuffleMap
+from .groupby import _ORDER_COL, RowShuffleMap
 from .reshape import compute_now
 
 __all__ = ["pivot_table", "pivot"]
@@ -42,8 +45,45 @@ class PivotRows(Operand):
                 rows = values[0] if len(values) == 1 else pd.concat(values)
                 if "aggfunc" not in self.kwargs:
                     return rows.pivot(**self.kwargs)
-                return pd.pivot_table(rows, **self.kwargs)
+                if self.kwargs.get("sort", True):
+                    return pd.pivot_table(rows, **self.kwargs)
+                return _unsorted_part(rows, self.kwargs)
+            if not self.kwargs.get("sort", True):
+                return _in_first_appearance_order(values, self.kwargs)
             return _join(values, self.kwargs)
+
+
+def _keys(kwargs) -> list:
+    return _as_list(kwargs.get("index")) + _as_list(kwargs.get("columns"))
+
+
+def _unsorted_part(rows, kwargs):
+    """A reducer's sorted table, and the first row of each key combination it holds (with
+    its global position): what ``sort=False`` orders the joined table by."""
+    ordered = rows.sort_values(_ORDER_COL, kind="stable")
+    firsts = ordered.drop_duplicates(subset=_keys(kwargs), keep="first")
+    table = pd.pivot_table(ordered.drop(columns=_ORDER_COL), **{**kwargs, "sort": True})
+    return table, firsts
+
+
+def _in_first_appearance_order(parts, kwargs):
+    """pandas' ``sort=False`` order: the joined tables reordered as pandas orders a table of
+    each key combination's first row (rows and columns in the order they first appear)."""
+    table = _join([p[0] for p in parts], {**kwargs, "sort": True})
+    firsts = pd.concat([p[1] for p in parts]).sort_values(_ORDER_COL, kind="stable").drop(columns=_ORDER_COL)
+    keys = set(_keys(kwargs))
+    for col in firsts.columns:  # no value missing: every first row shows up in the probe
+        if col not in keys and firsts[col].isna().any():
+            firsts[col] = firsts[col].fillna(0 if pd.api.types.is_numeric_dtype(firsts[col]) else "")
+    probe = pd.pivot_table(firsts, **kwargs)
+    return table.iloc[_ranks(table.index, probe.index)].iloc[:, _ranks(table.columns, probe.columns)]
+
+
+def _ranks(labels, order):
+    """Positions that put ``labels`` in the order of ``order`` (labels it lacks last)."""
+    rank = order.get_indexer(labels)  # pandas matches missing labels (NaN) as equal
+    rank = np.where(rank < 0, len(order), rank)
+    return np.argsort(rank, kind="stable")
 
 
 def _join(parts, kwargs):
@@ -81,8 +121,10 @@ class PivotTable(Operand):
     def tile(self, ctx, out):
         chunks = row_chunks(ctx[out.inputs[0]])
         n, unknown = len(chunks), (math.nan, math.nan)
-        op = RowShuffleMap(by=self.index, n_reducers=n, label=self.label)
-        received = exchange([(op, [c]) for c in chunks], n, self.label) if n > 1 else [chunks]
+        ordered = not self.kwargs.get("sort", True)  # rows carry their global order
+        mappers = [(RowShuffleMap(by=self.index, n_reducers=n, label=self.label, with_order=ordered,
+                                  order_base=i << 32), [c]) for i, c in enumerate(chunks)]
+        received = exchange(mappers, n, self.label) if n > 1 or ordered else [chunks]
         reducers = [ChunkData(PivotRows(kwargs=self.kwargs, stage="reduce", label=self.label),
                               received[j], unknown, None, (j, 0)) for j in range(n)]
         gather = PivotRows(kwargs=self.kwargs, stage="gather", label=self.label)
@@ -105,8 +147,6 @@ def pivot_table(data, values=None, index=None, columns=None, aggfunc="mean", fil
     keys = _as_list(index)
     if margins:
         raise NotImplementedError("pivot_table(margins=True) is not supported")
-    if not sort:
-        raise NotImplementedError("pivot_table(sort=False) is not supported")
     if not keys or not all(isinstance(k, (str, int, float, tuple)) and k in meta.columns for k in keys):
         raise NotImplementedError("pivot_table needs index= column labels")
     op = PivotTable(kwargs=kwargs, index=tuple(keys), label="md.pivot_table")
