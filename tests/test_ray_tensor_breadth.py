@@ -80,3 +80,12 @@ def test_fancy_indexing_and_assignment_on_ray(session):
     expected[[0, 3], 2:9:3] = np.arange(6.0).reshape(2, 3)
     expected[expected > 50] = -1.0
     np.testing.assert_array_equal(t.execute().fetch(), expected)
+
+
+def test_two_broadcast_constants_over_a_reshaped_range_on_ray(session):
+    """Fused subtasks once claimed each other's broadcast constant: a cycle of subtasks."""
+    t = mt.arange(7, chunk_size=3).reshape(-1, 1) * np.array([1.0, 2.0]) + np.array([0.0, 1.0])
+    expected = np.arange(7.0).reshape(-1, 1) * np.array([1.0, 2.0]) + np.array([0.0, 1.0])
+    np.testing.assert_array_equal(t.execute().fetch(), expected)
+    np.testing.assert_array_equal(mt.linspace([0, 1], [10, 5], 7, chunk_size=3).execute().fetch(),
+                                  np.linspace([0, 1], [10, 5], 7))
