@@ -145,9 +145,16 @@ def test_value_counts_ties_follow_pandas(strategy):
     assert_eq(md.DataFrame(frame, chunk_size=37).value_counts(), frame.value_counts())
 
 
+@pytest.mark.skipif(not PANDAS3, reason="value_counts(bins=) needs pandas 3 (a NotImplementedError under 2.2)")
+@pytest.mark.parametrize("kw", [dict(bins=3), dict(bins=[0, 4, 10], normalize=True), dict(bins=2, sort=False)], ids=repr)
+def test_index_value_counts_with_bins_is_pandas(kw):
+    idx = pd.Index([1.0, 5, 3, 8, 2, 2, 9], name="v")
+    assert_eq(md.Index(idx, chunk_size=3).value_counts(**kw), idx.value_counts(**kw))
+
+
 def test_value_counts_errors(df):
     m = md.DataFrame(df, chunk_size=7)
-    with pytest.raises(NotImplementedError):
+    with pytest.raises(TypeError if PANDAS3 else NotImplementedError):  # string labels: no bins
         md.Index(df.index).value_counts(bins=3)
     with pytest.raises(KeyError):
         m.value_counts(subset=["missing"])

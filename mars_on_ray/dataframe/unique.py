@@ -427,8 +427,9 @@ def _binned_counts(obj, normalize, sort, ascending, bins, dropna):
     from .blockwise import map_chunks
     from .cut import cut
 
-    if isinstance(obj, Index):
-        raise NotImplementedError("Index.value_counts(bins=...) is not supported; use a Series")
+    if isinstance(obj, Index):  # pandas counts an Index's values as a Series' (the name is dropped)
+        counts = _binned_counts(obj.to_series(), normalize, sort, ascending, bins, dropna)
+        return counts.rename_axis(None)
     if not PANDAS3:  # the key tables lose cut's data-dependent categories under pandas 2.2
         raise NotImplementedError("value_counts(bins=...) needs pandas 3")
     try:
