@@ -85,7 +85,7 @@ def test_groups_that_claimed_each_others_broadcast_constants_do_not_wait_for_eac
     """Two client arrays broadcast over the row blocks of a reshaped range: the fused
     subtasks each claimed one array the other read, a cycle (a KeyError in the local executor,
     a subtask that never starts on Ray)."""
-    from mars_on_ray.core.fusion import _groups, _has_cycle
+    from mars_on_ray.core.fusion import _topological
 
     y = mt.arange(7, chunk_size=3).reshape(-1, 1)
     t = y * np.array([1.0, 2.0]) + np.array([0.0, 1.0])
@@ -97,4 +97,4 @@ def test_groups_that_claimed_each_others_broadcast_constants_do_not_wait_for_eac
     for spec in specs:  # in order, every subtask reads only what earlier ones produced
         assert set(spec.input_keys) <= produced
         produced.update(spec.output_keys)
-    assert not _has_cycle({0: {1}, 1: set()}) and _has_cycle({0: {1}, 1: {0}}) and callable(_groups)
+    assert _topological({0: {1}, 1: set()}) == [1, 0] and _topological({0: {1}, 1: {0}}) is None

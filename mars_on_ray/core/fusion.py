@@ -131,18 +131,20 @@ def fuse(steps: list[Step], target_keys: set[str]) -> list[SubtaskSpec]:
     _place_sources(preds, fans_out, color, absorbed_by_group)
 
     groups, group_deps = _groups(color, preds)
-    if _has_cycle(group_deps):
+    order = _topological(group_deps)
+    if order is None:
         # two groups that each claimed a source the other reads (two broadcast constants)
         # would wait for each other: such shared sources run on their own
         _own_shared_sources(preds, color)
         groups, group_deps = _groups(color, preds)
+        order = _topological(group_deps)
     readers: dict[str, set[int]] = {}
     for i, s in enumerate(steps):
         for k in s.inputs:
             readers.setdefault(k, set()).add(color[i])
 
     specs = []
-    for c in _topological(group_deps):
+    for c in order:
         members = groups[c]
         member_steps = [steps[i] for i in members]
         produced = [k for s in member_steps for k in s.outputs if k is not None]
@@ -162,27 +164,6 @@ def _groups(color: list, preds: list[set[int]]) -> tuple[dict, dict]:
     return groups, deps
 
 
-def _has_cycle(deps: dict[int, set[int]]) -> bool:
-    state: dict[int, bool] = {}  # False: on the current path, True: done
-    for root in deps:
-        if root in state:
-            continue
-        stack = [(root, iter(deps[root]))]
-        state[root] = False
-        while stack:
-            node, it = stack[-1]
-            nxt = next(it, None)
-            if nxt is None:
-                stack.pop()
-                state[node] = True
-            elif state.get(nxt) is False:
-                return True
-            elif nxt not in state:
-                state[nxt] = False
-                stack.append((nxt, iter(deps[nxt])))
-    return False
-
-
 def _own_shared_sources(preds: list[set[int]], color: list) -> None:
     """Every source read by steps of other groups than its own becomes its own group."""
     readers: dict[int, set] = {}
@@ -194,15 +175,16 @@ def _own_shared_sources(preds: list[set[int]], color: list) -> None:
             color[i] = i
 
 
-def _topological(deps: dict[int, set[int]]) -> list[int]:
-    """Groups ordered so each comes after the groups it reads (depth-first, by first step)."""
+def _topological(deps: dict[int, set[int]]) -> list[int] | None:
+    """Groups ordered so each comes after the groups it reads (depth-first, by first step);
+    None when two groups read each other (a cycle)."""
     order: list[int] = []
     state: dict[int, bool] = {}  # False: in progress, True: placed
     for root in deps:
-        stack = [(root, iter(sorted(deps[root])))]
-        state.setdefault(root, False)
-        if state[root]:
+        if root in state:
             continue
+        stack = [(root, iter(sorted(deps[root])))]
+        state[root] = False
         while stack:
             node, it = stack[-1]
             nxt = next(it, None)
@@ -210,6 +192,8 @@ def _topological(deps: dict[int, set[int]]) -> list[int]:
                 stack.pop()
                 state[node] = True
                 order.append(node)
+            elif state.get(nxt) is False:
+                return None
             elif nxt not in state:
                 state[nxt] = False
                 stack.append((nxt, iter(sorted(deps[nxt]))))
