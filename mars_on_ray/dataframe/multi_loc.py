@@ -96,8 +96,7 @@ def is_multi_selection(obj, key) -> bool:
 
 
 def _is_list(part) -> bool:
-    return isinstance(part, (list, np.ndarray, pd.Index)) and not isinstance(part, pd.MultiIndex) \
-        or isinstance(part, pd.MultiIndex)
+    return isinstance(part, (list, np.ndarray, pd.Index))  # a MultiIndex is an Index too
 
 
 def candidate_mask(index: pd.MultiIndex, key) -> np.ndarray:

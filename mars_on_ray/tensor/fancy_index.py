@@ -169,7 +169,7 @@ def advanced_getitem(t: Tensor, index: tuple) -> Tensor:
     n_points = math.prod(b_shape) if not any(map(_unknown, b_shape)) else float("nan")
     eager = tuple(None if isinstance(a, Tensor) else a for a in arrays)
     lazy = [a for a in arrays if isinstance(a, Tensor)]
-    op = PointTake(indices=eager, b_shape=b_shape, label="mt.getitem")
+    op = PointTake(indices=eager, label="mt.getitem")
     out = new_tensor(op, [base, *lazy], (n_points, *base.shape[k:]), t.dtype)
     if len(b_shape) != 1:
         out = reshape(out, (*b_shape, *out.shape[1:]))
@@ -202,7 +202,7 @@ class PointTake(Operand):
     ``indices`` holds each advanced index flattened to the broadcast shape, or None where
     it is a lazy tensor (an input after the data, fetched when tiling)."""
 
-    _params = ("indices", "b_shape", "parts", "order")
+    _params = ("indices", "parts", "order")
 
     def tile(self, ctx, out):
         data, lazy = out.inputs[0], out.inputs[1:]
@@ -240,7 +240,7 @@ class PointTake(Operand):
             parts = tuple(tuple(loc[span][m] for loc in local) for m in members)
             # taking per source chunk groups the points by chunk; ``order`` restores theirs
             order = None if len(used) == 1 else np.argsort(by_source, kind="stable")
-            op = self.new(indices=None, parts=parts, order=order, b_shape=None)
+            op = self.new(indices=None, parts=parts, order=order)
             sources = [np.unravel_index(u, grid_k) for u in used]
             for rest in itertools.product(*map(range, rest_grid)):
                 inputs = [t.chunks[(*map(int, c), *rest)] for c in sources]

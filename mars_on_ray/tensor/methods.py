@@ -9,7 +9,7 @@ from ..core.operand import Operand
 from .core import Tensor, as_tensor, new_tensor
 from . import arithmetic
 from .arithmetic import around, conjugate
-from .manipulation import choose, imag, real, repeat, take
+from .manipulation import choose, copy, imag, real, repeat, take
 from .reshape import ravel, squeeze, swapaxes
 from .setitem import FlatIter
 
@@ -113,7 +113,7 @@ def to_gpu(t):
 for _name, _func in {
     "ravel": ravel, "flatten": lambda t, order="C": ravel(t), "squeeze": squeeze,
     "swapaxes": swapaxes, "take": take, "repeat": repeat, "round": around, "conj": conjugate,
-    "conjugate": conjugate, "copy": lambda t, order="C": Tensor(t.data), "view": _view, "to_numpy": _to_numpy,
+    "conjugate": conjugate, "copy": copy, "view": _view, "to_numpy": _to_numpy,
     "choose": choose,
     "map_chunk": map_chunk, "rebalance": rebalance, "to_dataframe": to_dataframe,
     "to_cpu": to_cpu, "to_gpu": to_gpu,
