@@ -197,6 +197,16 @@ def fetch_index_values(ctx, tensors):
     return values
 
 
+def locate_points(points: np.ndarray, axis: int, splits) -> tuple[np.ndarray, np.ndarray]:
+    """Each point's chunk along ``axis`` and its position in that chunk (negative points
+    count from the end; NumPy's IndexError when one is out of bounds)."""
+    offsets = np.asarray([0, *itertools.accumulate(splits)])
+    check_bounds(points, axis, int(offsets[-1]))
+    points = np.where(points < 0, points + offsets[-1], points).astype(np.intp)
+    chunk = np.searchsorted(offsets, points, side="right") - 1
+    return chunk, points - offsets[chunk]
+
+
 class PointTake(Operand):
     """Points over the first ``len(indices)`` axes: result row r is ``x[i0[r], i1[r], ...]``.
     ``indices`` holds each advanced index flattened to the broadcast shape, or None where
@@ -215,15 +225,8 @@ class PointTake(Operand):
         arrays = [a.reshape(-1) for a in np.broadcast_arrays(*arrays)]
         if len(arrays[0]) and any(not np.issubdtype(a.dtype, np.integer) for a in arrays):
             raise IndexError("arrays used as indices must be of integer (or boolean) type")
-        offsets, coords, local = [], [], []
-        for axis, (a, splits) in enumerate(zip(arrays, t.nsplits)):
-            off = np.asarray([0, *itertools.accumulate(splits)])
-            check_bounds(a, axis, int(off[-1]))
-            a = np.where(a < 0, a + off[-1], a).astype(np.intp)
-            c = np.searchsorted(off, a, side="right") - 1
-            coords.append(c)
-            local.append(a - off[c])
-            offsets.append(off)
+        coords, local = zip(*(locate_points(a, axis, splits)
+                              for axis, (a, splits) in enumerate(zip(arrays, t.nsplits))))
         grid_k = t.chunks.shape[:k]
         src = np.ravel_multi_index(coords, grid_k) if arrays[0].size else np.zeros(0, np.intp)
         block = max(1, math.prod(max(s) for s in t.nsplits[:k]))

@@ -19,7 +19,8 @@ from ..core.entity import ChunkData, Tiled
 from ..core.operand import Operand
 from .core import Tensor, as_tensor, new_tensor
 from .fancy_index import (_check_advanced_bounds, _check_mask, _unknown, broadcast_index_shape, check_bounds,
-                          expand_advanced, fetch_index_values, is_array_index, is_bool_scalar)
+                          expand_advanced, fetch_index_values, is_array_index, is_bool_scalar,
+                          locate_points)
 
 __all__ = ["put"]
 
@@ -175,16 +176,8 @@ class SetItem(Operand):
             raise ValueError(f"shape mismatch: value array of {int(sum(v.nsplits[0]))} points could "
                              f"not be broadcast to indexing result of {n_points} points")
         adv_axes = [axis for axis, (kind, _) in enumerate(self.plan) if kind == "adv"]
-        offsets = [np.asarray([0, *itertools.accumulate(s)]) for s in t.nsplits]
-        coords, local = [], []
-        for axis in adv_axes:
-            a = points[self.plan[axis][1]]
-            size = int(offsets[axis][-1])
-            check_bounds(a, axis, size)
-            a = np.where(a < 0, a + size, a).astype(np.intp)
-            c = np.searchsorted(offsets[axis], a, side="right") - 1
-            coords.append(c)
-            local.append(a - offsets[axis][c])
+        located = [locate_points(points[self.plan[axis][1]], axis, t.nsplits[axis]) for axis in adv_axes]
+        coords, local = [c for c, _ in located], [loc for _, loc in located]
         by_chunk = _group_points(coords, [t.chunks.shape[a] for a in adv_axes], n_points)
         slice_pieces = {axis: _pieces_by_chunk(sl, t.nsplits[axis])
                         for axis, (kind, sl) in enumerate(self.plan) if kind == "slice"}
