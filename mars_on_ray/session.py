@@ -11,6 +11,7 @@ import gc
 import sys
 import threading
 import time
+import uuid
 import warnings
 import weakref
 from typing import Any
@@ -33,6 +34,8 @@ from .ray_settings import warn_if_missing_in_local_raylet
 from .storage.tuning import WorkerTuning
 
 _default_session: "Session | None" = None
+#: how long the call that submits a task also waits for it (most tasks end within it)
+_FIRST_WAIT_S = 0.3
 
 
 class Session:
@@ -41,16 +44,20 @@ class Session:
     def __init__(self, session_id: str):
         self.session_id = session_id
         self._results: dict[str, Any] = {}  # tileable key -> TileableResult
+        # tileable key -> its chunks' ObjectRefs, for results the task service sent them with
+        self._result_refs: dict[str, list] = {}
         self._held: dict[str, int] = {}  # tileable key -> live nodes holding it
         self._tracked: "weakref.WeakSet[TileableData]" = weakref.WeakSet()
         self._released: list[str] = []
         # re-entrant: a finalizer can run (gc) in a thread that already holds it
         self._lock = threading.RLock()
-        self._flush_timer: threading.Timer | None = None
+        self._flusher: threading.Thread | None = None  # sends releases in the background
+        self._flush_wanted = threading.Event()
         self._send_lock = threading.Lock()
         # every decref sent and not yet known applied: the supervisor runs calls concurrently,
         # so a later one can finish before an earlier one and waiting on the last is not enough
         self._pending_decrefs: list = []
+        self._decref_keys: dict = {}  # each pending decref -> the keys it releases
         self.closed = False
         #: subtask and stage counts of the last task this session ran; "nodes": node id ->
         #: subtasks that ran on that node
@@ -73,11 +80,13 @@ class Session:
 
             check_url(checkpoint)
             task_options["checkpoint"] = checkpoint
-        # a key released a moment ago may be executed again now: settle releases first
-        self._flush_released(wait=True)
+        graph_keys = set()
         for node in topo_order([o.data for o in objs]):
+            graph_keys.add(node.key)
             if node.key in self._results:
                 self._track(node)  # this node object now also keeps the stored result alive
+        # a key released a moment ago may be executed again now: its release must land first
+        self._flush_released(wait=self._releasing_any(graph_keys))
         nodes = [o.data for o in objs if o.data.key not in self._results]
         nodes = list({n.key: n for n in nodes}.values())
         if not nodes:
@@ -85,15 +94,22 @@ class Session:
         self._upload_sources(nodes)
         hold = [n.key for n in nodes if n.key not in self._held]
         graph = self._graph_of(nodes)
-        task_id = ask("task", "submit", self.session_id, graph_payload.dumps(graph), hold,
-                      task_options, graph_payload.user_modules(nodes))
-        status = self._wait(task_id, nodes, show_progress)
+        started, task_id = time.time(), uuid.uuid4().hex[:16]
+        try:
+            status = ask("task", "run", self.session_id, graph_payload.dumps(graph), hold,
+                         task_options, graph_payload.user_modules(nodes), _FIRST_WAIT_S, task_id)
+        except KeyboardInterrupt:
+            ask("task", "cancel", task_id)
+            raise
+        if not status["done"]:
+            status = self._wait(task_id, nodes, show_progress, started)
         self.last_task = {"subtasks": status["subtasks_total"], "stages": status["stages"],
                           "seconds": status.get("timings", {}), "paths": status.get("paths", []),
                           "nodes": status.get("nodes", {}), "loaded": status.get("loaded", 0)}
         if "error" in status:
             raise status["error"]
         self._results.update((n.key, r) for n, r in zip(nodes, status["results"]))
+        self._result_refs.update(status.get("refs", {}))
         for obj in objs:  # every object passed in, also several with one key, holds its result
             if obj.data.has_unknown_shape:
                 obj.data.refresh_shape(self._results[obj.data.key].shape)
@@ -119,8 +135,7 @@ class Session:
         values = []
         for obj in objs:
             result = self._results[obj.data.key]
-            keys = list(result.chunk_keys.flat)
-            refs = ask("storage", "get_refs", self.session_id, keys)
+            refs = self._refs_of(obj.data.key)
             grid = np.empty(result.chunk_keys.shape, dtype=object)
             for pos, value in zip(np.ndindex(grid.shape), ray.get(refs)):
                 grid[pos] = value
@@ -133,8 +148,14 @@ class Session:
         self._check_open()
         if obj.data.key not in self._results:
             self.execute(obj)
-        keys = list(self._results[obj.data.key].chunk_keys.flat)
-        return ask("storage", "get_refs", self.session_id, keys)
+        return self._refs_of(obj.data.key)
+
+    def _refs_of(self, key: str) -> list:
+        refs = self._result_refs.get(key)
+        if refs is None:
+            refs = ask("storage", "get_refs", self.session_id,
+                       list(self._results[key].chunk_keys.flat))
+        return refs
 
     def chunk_layout(self, obj: Tileable) -> tuple[np.ndarray, tuple]:
         """``obj``'s chunk ObjectRefs laid out as its chunk grid, with its real ``nsplits``
@@ -154,9 +175,8 @@ class Session:
         self.flush_releases(collect=False)
         return ask("storage", "usage", self.session_id)
 
-    def _wait(self, task_id: str, nodes, show_progress: bool | None) -> dict:
+    def _wait(self, task_id: str, nodes, show_progress: bool | None, started: float) -> dict:
         bar = None
-        started = time.time()
         try:
             while True:
                 status = ask("task", "wait", task_id, 0.3)
@@ -240,11 +260,30 @@ class Session:
                 return
             self._held.pop(key, None)
             self._results.pop(key, None)
+            self._result_refs.pop(key, None)
             self._released.append(key)
-            if self._flush_timer is None and not self.closed:
-                self._flush_timer = threading.Timer(0.05, self._flush_released)
-                self._flush_timer.daemon = True
-                self._flush_timer.start()
+            if not self.closed:
+                if self._flusher is None:
+                    self._flusher = threading.Thread(target=self._flush_in_background,
+                                                     name="mars-on-ray-releases", daemon=True)
+                    self._flusher.start()
+                self._flush_wanted.set()
+
+    def _flush_in_background(self) -> None:
+        while True:
+            self._flush_wanted.wait()
+            if self.closed:
+                return
+            time.sleep(0.05)  # one flush for the releases of one statement
+            self._flush_wanted.clear()
+            self._flush_released()
+
+    def _releasing_any(self, keys: set[str]) -> bool:
+        """Whether a release of one of ``keys`` is unsent or not yet known applied."""
+        with self._lock:
+            if not keys.isdisjoint(self._released):
+                return True
+            return any(not keys.isdisjoint(k) for k in self._decref_keys.values())
 
     def flush_releases(self, collect: bool = True, timeout: float = 60.0) -> None:
         """Apply now every release of result objects that were garbage-collected: when this
@@ -259,21 +298,23 @@ class Session:
         """Send pending releases; ``wait``: until the services have applied them all."""
         with self._send_lock:  # releases reach the lifecycle service in the order they happened
             with self._lock:
-                keys, self._released, self._flush_timer = self._released, [], None
+                keys, self._released = self._released, []
             if keys and not self.closed and ray.is_initialized():
                 try:
-                    self._pending_decrefs.append(
-                        get_service("lifecycle").decref.remote(self.session_id, keys))
+                    ref = get_service("lifecycle").decref.remote(self.session_id, keys)
                 except Exception:  # the cluster is going away
                     return
-            if not wait and len(self._pending_decrefs) > 16:  # forget the applied ones
-                _, self._pending_decrefs = ray.wait(
-                    self._pending_decrefs, num_returns=len(self._pending_decrefs), timeout=0)
-            if wait and self._pending_decrefs:
-                pending = self._pending_decrefs
-                _, not_ready = ray.wait(pending, num_returns=len(pending), timeout=timeout)
-                self._pending_decrefs = not_ready
-                if not_ready:
+                with self._lock:
+                    self._pending_decrefs.append(ref)
+                    self._decref_keys[ref] = set(keys)
+            pending = self._pending_decrefs
+            if pending and (wait or len(pending) > 16):  # else: forget the applied ones later
+                _, not_ready = ray.wait(pending, num_returns=len(pending),
+                                        timeout=timeout if wait else 0)
+                with self._lock:
+                    self._pending_decrefs = not_ready
+                    self._decref_keys = {r: self._decref_keys[r] for r in not_ready}
+                if wait and not_ready:
                     raise TimeoutError(f"{len(not_ready)} releases were not applied in {timeout} s")
 
     # -- closing -----------------------------------------------------------------------------
@@ -283,7 +324,9 @@ class Session:
         if self.closed:
             return
         self.closed = True
+        self._flush_wanted.set()  # the background flusher ends
         self._results.clear()
+        self._result_refs.clear()
         if ray.is_initialized():
             try:
                 ray.get(get_service("session").close.remote(self.session_id))

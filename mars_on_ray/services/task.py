@@ -98,20 +98,25 @@ class TileableResult:
     shape: tuple
 
 
+#: results with at most this many chunks come back with their refs when the task is done
+INLINE_REFS_MAX_CHUNKS = 1024
+
+
 class TaskService(Service):
     def __init__(self):
         self._tasks: dict[str, TaskState] = {}
 
     async def submit(self, session_id: str, graph: FlatGraph | bytes, hold: list[str],
                      client_options: dict | None = None,
-                     user_modules: dict[str, list[str]] | None = None) -> str:
+                     user_modules: dict[str, list[str]] | None = None,
+                     task_id: str | None = None) -> str:
         """Start running ``graph`` (or its pickled bytes, graph_payload.py); ``hold`` are
         root keys the client keeps alive afterwards; ``client_options``: the client's
-        ``options``, in force while this task runs."""
+        ``options``, in force while this task runs; ``task_id``: the client's own (new) id."""
         await self.service("session").check.remote(session_id)
         if isinstance(graph, bytes):
             graph = await asyncio.to_thread(graph_payload.loads, graph, user_modules)
-        state = TaskState(uuid.uuid4().hex[:16], session_id, graph.roots, hold)
+        state = TaskState(task_id or uuid.uuid4().hex[:16], session_id, graph.roots, hold)
         name = ", ".join(dict.fromkeys(r.op.name for r in graph.roots))
         await self.service("progress").task_started.remote(
             state.task_id, session_id, name, await asyncio.to_thread(_submitted_graph, graph.roots))
@@ -119,6 +124,15 @@ class TaskService(Service):
         state.future = asyncio.ensure_future(self._run_with(state, client_options))
         self._tasks[state.task_id] = state
         return state.task_id
+
+    async def run(self, session_id: str, graph: FlatGraph | bytes, hold: list[str],
+                  client_options: dict | None = None,
+                  user_modules: dict[str, list[str]] | None = None, timeout: float = 0.3,
+                  task_id: str | None = None) -> dict:
+        """``submit`` and ``wait`` in one call (one round trip less for every execution): the
+        status after up to ``timeout`` s, with the ``task_id`` to wait on."""
+        task_id = await self.submit(session_id, graph, hold, client_options, user_modules, task_id)
+        return {"task_id": task_id, **await self.wait(task_id, timeout)}
 
     async def wait(self, task_id: str, timeout: float) -> dict:
         """Wait up to ``timeout`` s; returns status, progress and, when done, results or error."""
@@ -138,7 +152,18 @@ class TaskService(Service):
             status["error"] = state.future.exception()
         else:
             status["results"] = state.future.result()
+            status["refs"] = await self._small_result_refs(state.session_id, status["results"])
         return status
+
+    async def _small_result_refs(self, session_id: str, results: list[TileableResult]) -> dict:
+        """The chunk refs of results with few chunks, so fetching them needs no ``get_refs``
+        round trip (the client drops them with the result)."""
+        small = [r for r in results if r.chunk_keys.size <= INLINE_REFS_MAX_CHUNKS]
+        keys = [k for r in small for k in r.chunk_keys.flat]
+        if not keys:
+            return {}
+        refs = iter(await self.service("storage").get_refs.remote(session_id, keys))
+        return {r.key: [next(refs) for _ in range(r.chunk_keys.size)] for r in small}
 
     async def cancel(self, task_id: str) -> None:
         state = self._tasks.get(task_id)
