@@ -312,3 +312,60 @@ def test_setting_labels_of_which_some_are_missing_raises_key_error():
     m.loc[["r0", "zz"], "x"] = 1
     with pytest.raises(KeyError):
         _value(m)
+
+
+def _set(obj, via, key, value):
+    (obj if via == "item" else getattr(obj, via))[key] = value
+
+
+@pytest.mark.parametrize("via, key, value", [
+    ("loc", (slice("2022-03-04", "2022-03-10"), "b"), 1.5),
+    ("loc", (slice("2022-03-04", "2022-03-19", 3), ["a", "b"]), 7),
+    ("loc", (slice("2022-03-19", "2022-03-04", -2), "a"), 0),
+    ("loc", slice("2022-03-20", None), 0),
+    ("loc", (slice(None, "2022-03-02"), "s"), "first"),
+    ("item", slice("2022-03-02", "2022-03-04"), 0),
+    ("loc", (slice("2030-01-01", None), "b"), 9.0),  # beyond the end: nothing set
+])
+def test_setting_a_label_slice_is_pandas(df, via, key, value):
+    """Was a NotImplementedError ("setting rows by a label slice")."""
+    for rows in (None, "filtered"):
+        m, p = _both(df, chunk_size=5)
+        if rows:  # unknown chunk extents
+            m, p = m[m["a"] >= 1], p[p["a"] >= 1].copy()
+        try:
+            _set(p, via, key, value)
+        except TypeError:  # pandas 3: 0 is no value of a string column
+            with pytest.raises(TypeError):
+                _set(m, via, key, value)
+                _value(m)
+            continue
+        _set(m, via, key, value)
+        assert_eq(m, p)
+
+
+def test_setting_a_label_slice_of_a_series_and_from_an_aligned_series(df):
+    m, p = _both(df)
+    ms, ps = m["b"], p["b"].copy()
+    ms.loc["2022-03-05":"2022-03-12"] = -1.0
+    ps.loc["2022-03-05":"2022-03-12"] = -1.0
+    ms["2022-03-14":"2022-03-15"] = -2.0
+    ps["2022-03-14":"2022-03-15"] = -2.0
+    assert_eq(ms, ps)
+    m.loc["2022-03-03":"2022-03-09", "b"] = m["b"] * 10
+    p.loc["2022-03-03":"2022-03-09", "b"] = p["b"] * 10
+    assert_eq(m, p)
+
+
+def test_setting_a_label_slice_of_an_unsorted_index_follows_pandas_bounds():
+    rs = np.random.RandomState(3)
+    frame = pd.DataFrame({"x": np.arange(23.0)}, index=[f"r{i:02d}" for i in rs.permutation(23)])
+    m, p = md.DataFrame(frame, chunk_size=4), frame.copy()
+    m.loc["r05":"r12", "x"] = -1.0  # by position: from where r05 is to where r12 is
+    p.loc["r05":"r12", "x"] = -1.0
+    assert_eq(m, p)
+    with pytest.raises(KeyError):
+        p.loc["zz":"r12", "x"] = 0.0
+    m.loc["zz":"r12", "x"] = 0.0
+    with pytest.raises(KeyError):
+        _value(m)

@@ -446,7 +446,11 @@ class LabelSlice(RowsOp):
         return forward, [(start, "left"), (stop, "right")]
 
     def tile(self, ctx, out):
-        inp = out.inputs[0]
+        chunks, rows = yield from self._positions(ctx, out.inputs[0])
+        return assemble(out, _cut(chunks, rows), chunks[0])
+
+    def _positions(self, ctx, inp):
+        """The input's row chunks (real lengths) and the positional slice the labels select."""
         chunks = row_chunks(ctx[inp])
         forward, bounds = self._bounds()
         wanted = tuple(b for b in bounds if b[0] is not None)
@@ -466,7 +470,40 @@ class LabelSlice(RowsOp):
         if not forward:  # pandas' slice_locs for a reversed slice
             start, stop = stop - 1, start - 1
             stop, start = (stop - n if stop == -1 else stop), (start - n if start == -1 else start)
-        return assemble(out, _cut(chunks, slice(start, stop, self.step)), chunks[0])
+        return chunks, slice(start, stop, self.step)
+
+
+class LabelSliceMask(LabelSlice):
+    """Whether each row is one of ``obj.loc[start:stop:step]``: a boolean Series on the
+    object's rows, chunk for chunk (what setting a label slice sets)."""
+
+    def tile(self, ctx, out):
+        chunks, rows = yield from self._positions(ctx, out.inputs[0])
+        n = sum(int(c.shape[0]) for c in chunks)
+        picked = range(*rows.indices(n))
+        picked = picked[::-1] if picked.step < 0 else picked
+        masks, offset = [], 0
+        for i, c in enumerate(chunks):
+            k = int(c.shape[0])
+            here = picked[_first_at(picked, offset):_first_at(picked, offset + k)]
+            local = slice(here.start - offset, here.stop - offset, here.step) if here else slice(0, 0)
+            masks.append(ChunkData(RowsInSlice(rows=local, label=self.label), [c], (k,), out.meta, (i,)))
+            offset += k
+        return rows_grid(masks, out.meta)
+
+
+def _first_at(positions: range, p: int) -> int:
+    """The index in ``positions`` (increasing) of its first value >= ``p``."""
+    return min(len(positions), max(0, -((positions.start - p) // positions.step)))
+
+
+class RowsInSlice(Operand):
+    _params = ("rows",)
+
+    def execute(self, v):
+        mask = np.zeros(len(v), dtype=bool)
+        mask[self.rows] = True
+        return pd.Series(mask, index=v.index)
 
 
 def label_slice(obj, key: slice):
@@ -476,7 +513,14 @@ def label_slice(obj, key: slice):
     return new_frame(op, [obj], math.nan, obj.data.meta)
 
 
-for _op in (LabelRows, LabelSlice):
+def label_slice_mask(obj, key: slice):
+    """A boolean Series: True on the rows ``obj.loc[key]`` selects (pandas' slice rules)."""
+    obj.data.meta.loc[key]
+    op = LabelSliceMask(start=key.start, stop=key.stop, step=key.step, label="md.loc")
+    return new_frame(op, [obj], obj.shape[0], pd.Series(dtype=bool, index=obj.data.meta.index))
+
+
+for _op in (LabelRows, LabelSlice, LabelSliceMask):
     uses(_op)(_row_selection_columns)
 
 

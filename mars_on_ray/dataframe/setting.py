@@ -22,7 +22,7 @@ from ..core.operand import Operand
 from ..tensor.core import Tensor
 from .blockwise import MapChunks, map_chunks, row_chunks, rows_grid, sample_of
 from .core import DataFrame, Series, _Frame, methods, new_frame
-from .indexing import _check_aligned, _is_bool_list, _positional_ints, cast_like
+from .indexing import _check_aligned, _is_bool_list, _positional_ints, cast_like, label_slice_mask
 from .positional import is_int, locate, slice_pieces, split_key
 from .rules.usage import uses
 
@@ -163,6 +163,8 @@ def _row_operand(obj, rows):
 
     if isinstance(rows, slice) and rows == slice(None):
         return None, None
+    if isinstance(rows, slice):
+        return label_slice_mask(obj, rows), "aligned"
     if isinstance(rows, pd.Series) and pd.api.types.is_bool_dtype(rows.dtype):
         rows = from_pandas(rows)
     if isinstance(rows, Series) and pd.api.types.is_bool_dtype(rows.dtype):
@@ -172,8 +174,8 @@ def _row_operand(obj, rows):
     if _is_bool_list(rows):
         return from_pandas(pd.Series(np.asarray(rows, dtype=bool))), "positional"
     if isinstance(rows, (slice, _Frame, Tensor, tuple)) or callable(rows):
-        raise NotImplementedError("setting rows by a label slice, a lazy non-boolean object or a "
-                                  "tuple is not supported; use a boolean mask or .iloc")
+        raise NotImplementedError("setting rows by a lazy non-boolean object or a tuple is not "
+                                  "supported; use a boolean mask or .iloc")
     labels = pd.Index(list(rows) if pd.api.types.is_list_like(rows) else [rows])
     return labels, "labels"
 
@@ -457,7 +459,7 @@ def _setitem(obj, key, value):
     if isinstance(key, slice):
         if all(v is None or is_int(v) for v in (key.start, key.stop, key.step)):
             return iloc_set(obj, key, value)
-        raise NotImplementedError("setting a label slice is not supported yet")
+        return loc_set(obj, key, None if isinstance(obj, Series) else slice(None), value, via="item")
     if isinstance(obj, Series):
         if is_int(key) and _positional_ints(obj):  # pandas 2.2: a position on this index
             return iloc_set(obj, key, value)
