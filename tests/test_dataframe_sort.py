@@ -211,3 +211,28 @@ def test_range_split_codes_follow_pandas_order():
         order = values.sort_values(ascending=ascending, na_position=na_position, kind="stable").index
         assert np.all(np.diff(codes[order.to_numpy()]) >= 0)  # ranges follow pandas' stable order
         assert 2 <= len(np.unique(codes)) <= 4
+
+
+@pytest.mark.parametrize("kw", [dict(by="r01"), dict(by=["r01", "r02"], ascending=[False, True]),
+                                dict(by="r01", na_position="first", kind="stable"),
+                                dict(by="r03", ignore_index=True)])
+def test_sort_values_along_the_columns_is_pandas(kw):
+    """Was a NotImplementedError ("sort_values(axis=1)")."""
+    rs = np.random.RandomState(0)
+    frame = pd.DataFrame(rs.randint(0, 4, (23, 6)), columns=list("fbdaeb"),  # a repeated name
+                         index=[f"r{i:02d}" for i in range(23)])
+    frame.iloc[1, 2] = np.nan
+    m = md.DataFrame(frame, chunk_size=5)
+    assert_eq(m.sort_values(axis=1, **kw), frame.sort_values(axis=1, **kw))
+    m.sort_values(axis=1, inplace=True, **kw)
+    assert_eq(m, frame.sort_values(axis=1, **kw))
+
+
+def test_sort_values_along_the_columns_raises_pandas_errors():
+    frame = pd.DataFrame({"a": [3, 1, 2], "b": [1, 2, 3]}, index=["x", "y", "x"])
+    m = md.DataFrame(frame, chunk_size=2)
+    for by, error in (("zz", KeyError), ("x", ValueError)):  # missing; not unique
+        with pytest.raises(error):
+            frame.sort_values(by, axis=1)
+        with pytest.raises(error):
+            m.sort_values(by, axis=1)

@@ -253,7 +253,7 @@ def sort_values(obj, by=None, *, axis=0, ascending=True, inplace=False, kind="qu
         raise TypeError("sort_values() missing 1 required positional argument: 'by'")
     if axis not in (0, "index"):
         if isinstance(obj, DataFrame) and axis in (1, "columns"):
-            raise NotImplementedError("sort_values(axis=1) is not supported")
+            return _sort_columns(obj, by, ascending, inplace, kind, na_position, ignore_index, key)
         raise ValueError(f"No axis named {axis} for object type {type(obj.data.meta).__name__}")
     if isinstance(obj, Index):
         sorter = _Sorter("values", ascending=ascending, na_position=na_position, key=key)
@@ -265,6 +265,25 @@ def sort_values(obj, by=None, *, axis=0, ascending=True, inplace=False, kind="qu
     sorter = _Sorter("values", by=tuple(by) if by is not None else None, ascending=ascending,
                      na_position=na_position, kind=kind, key=key)
     return _sorted(obj, sorter, ignore_index, inplace, "md.sort_values")
+
+
+def _sort_columns(obj, by, ascending, inplace, kind, na_position, ignore_index, key):
+    """``df.sort_values(by, axis=1)``: the columns in the order pandas gives them from the
+    values of rows ``by`` (those few rows are computed now)."""
+    from .reshape import compute_now
+
+    labels = list(by) if isinstance(by, (list, tuple)) else [by]
+    rows = compute_now(obj.loc[labels], source=obj)  # pandas' KeyError for a missing label
+    numbered = rows.set_axis(range(rows.shape[1]), axis=1)  # positions: duplicate names stay apart
+    order = numbered.sort_values(by, axis=1, ascending=ascending, kind=kind,
+                                 na_position=na_position, key=key).columns
+    result = obj.iloc[:, list(order)]
+    if ignore_index:
+        result = result.set_axis(range(len(order)), axis=1)
+    if inplace:
+        obj.data = result.data
+        return None
+    return result
 
 
 @methods(DataFrame, Series)
