@@ -253,7 +253,8 @@ def sort_values(obj, by=None, *, axis=0, ascending=True, inplace=False, kind="qu
         raise TypeError("sort_values() missing 1 required positional argument: 'by'")
     if axis not in (0, "index"):
         if isinstance(obj, DataFrame) and axis in (1, "columns"):
-            return _sort_columns(obj, by, ascending, inplace, kind, na_position, ignore_index, key)
+            return _sort_along_columns(obj, by, ascending, inplace, kind, na_position, ignore_index,
+                                      key)
         raise ValueError(f"No axis named {axis} for object type {type(obj.data.meta).__name__}")
     if isinstance(obj, Index):
         sorter = _Sorter("values", ascending=ascending, na_position=na_position, key=key)
@@ -267,7 +268,7 @@ def sort_values(obj, by=None, *, axis=0, ascending=True, inplace=False, kind="qu
     return _sorted(obj, sorter, ignore_index, inplace, "md.sort_values")
 
 
-def _sort_columns(obj, by, ascending, inplace, kind, na_position, ignore_index, key):
+def _sort_along_columns(obj, by, ascending, inplace, kind, na_position, ignore_index, key):
     """``df.sort_values(by, axis=1)``: the columns in the order pandas gives them from the
     values of rows ``by`` (those few rows are computed now)."""
     from .reshape import compute_now
