@@ -164,6 +164,23 @@ def test_iloc_with_a_boolean_series_follows_pandas():
             m.iloc[m["a"] % 3 == 0]
 
 
+def test_iloc_with_a_lazy_integer_tensor_is_pandas(df):
+    """Was a NotImplementedError ("iloc with a lazy integer tensor"): ``df.iloc[perm]``
+    with a lazy permutation, of known or unknown length, repeats and negative positions."""
+    m = md.DataFrame(df, chunk_size=5)
+    perm = np.random.RandomState(1).permutation(len(df))
+    assert_eq(m.iloc[mt.tensor(perm, chunk_size=4)], df.iloc[perm])
+    assert_eq(m["b"].iloc[mt.tensor(perm, chunk_size=4)], df["b"].iloc[perm])
+    assert_eq(m.iloc[mt.tensor(np.array([-1, 0, 5, 5]))], df.iloc[[-1, 0, 5, 5]])
+    assert_eq(m.iloc[mt.tensor(perm, chunk_size=4), [1, 0]], df.iloc[perm, [1, 0]])
+    picked = mt.flatnonzero(mt.tensor(np.arange(len(df)), chunk_size=6) % 3 == 1)  # unknown length
+    assert_eq(m.iloc[picked], df.iloc[np.flatnonzero(np.arange(len(df)) % 3 == 1)])
+    with pytest.raises(IndexError):
+        _value(m.iloc[mt.tensor(np.array([len(df)]))])
+    with pytest.raises(IndexError):
+        m.iloc[mt.ones((2, 2), dtype=int)]
+
+
 def test_iloc_two_dimensional(df):
     m = md.DataFrame(df, chunk_size=5)
     for key in [(slice(3, 9), [0, 2]), (slice(None), 1), (slice(None), slice(1, 3)),

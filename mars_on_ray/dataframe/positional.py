@@ -292,14 +292,28 @@ class RowTake(RowsOp):
     _params = ("positions",)
 
     def tile(self, ctx, out):
+        return (yield from self._take(ctx, out, self.positions))
+
+    def _take(self, ctx, out, positions):
         node = out.inputs[0]
-        chunks, src, local = yield from locate(ctx, node, self.positions)
+        chunks, src, local = yield from locate(ctx, node, positions)
         if len(src) == 0:
             return assemble(out, [], row_chunks(ctx[node])[0], NO_ROWS)
         pieces = position_pieces(chunks, src, local)
         if pieces is None:
             return gather(out, chunks, src, local)
         return assemble(out, pieces, chunks[0])
+
+
+class LazyRowTake(RowTake):
+    """Rows at the positions a lazy integer tensor (the second input) holds: computed and
+    fetched when tiling (positions, not data, pass through the supervisor)."""
+
+    def tile(self, ctx, out):
+        from ..tensor.fancy_index import fetch_index_values
+
+        positions, = yield from fetch_index_values(ctx, [out.inputs[1]])
+        return (yield from self._take(ctx, out, np.asarray(positions, dtype=np.intp).reshape(-1)))
 
 
 class RowPick(Operand):
@@ -338,7 +352,7 @@ def _row_selection_columns(node, needed):
     return [needed if is_frame(node) else None] + [None] * (len(node.inputs) - 1)
 
 
-for _op in (RowSlice, RowTake, MaskRows):
+for _op in (RowSlice, RowTake, LazyRowTake, MaskRows):
     uses(_op)(_row_selection_columns)
 
 
@@ -445,7 +459,12 @@ def iloc_rows(obj, key, label: str = "md.iloc"):
     if isinstance(key, Tensor):
         if key.dtype == bool:
             return mask_rows(obj, key, label)
-        raise NotImplementedError("iloc with a lazy integer tensor is not supported; fetch it first")
+        if key.ndim != 1:
+            raise IndexError("Buffer has wrong number of dimensions (expected 1)")
+        if key.dtype.kind not in "iuf":
+            raise IndexError(f".iloc requires numeric indexers, got a tensor of {key.dtype}")
+        return new_frame(LazyRowTake(positions=None, label=label), [obj, key], key.shape[0],
+                         obj.data.meta)
     if pd.api.types.is_list_like(key):
         arr = np.asarray(key)
         if arr.dtype == bool:
