@@ -267,3 +267,17 @@ def test_boolean_series_with_other_labels_is_reindexed_as_pandas_does():
             frame[mask.iloc[:6]]
     with pytest.raises(IndexingError):
         _value(m[md.Series(mask.iloc[:6], chunk_size=4)])
+
+
+def test_loc_with_a_lazy_tensor_of_labels_is_pandas():
+    """Was a NotImplementedError ("loc with a lazy tensor of labels")."""
+    frame = pd.DataFrame({"x": np.arange(23.0), "y": np.arange(23) % 4},
+                         index=np.arange(23) % 19 * 10)  # repeated labels
+    m = md.DataFrame(frame, chunk_size=5)
+    labels = np.array([50, 0, 180, 50, 10])
+    assert_eq(m.loc[mt.tensor(labels, chunk_size=2)], frame.loc[labels])
+    assert_eq(m["x"].loc[mt.tensor(labels, chunk_size=2)], frame["x"].loc[labels])
+    wanted = m["y"].to_tensor() * 10  # lazy labels of unknown values: 0, 10, 20, 30
+    assert_eq(m.loc[wanted[:4]], frame.loc[(frame["y"] * 10).to_numpy()[:4]])
+    with pytest.raises(KeyError):
+        LocalExecutor().compute(m.loc[mt.tensor(np.array([5]))].data)

@@ -331,10 +331,12 @@ class LabelRows(RowsOp):
     _params = ("labels",)
 
     def tile(self, ctx, out):
+        return self._gather(ctx, out, self.labels)
+
+    def _gather(self, ctx, out, labels):
         inp = out.inputs[0]
         meta = inp.meta
         chunks = row_chunks(ctx[inp])
-        labels = self.labels
         sizes = [int(c.shape[0]) for c in chunks if not c.has_unknown_shape]
         block = max(sizes + [1]) if sizes else max(1, len(labels))
         blocks = tuple(labels[j:j + block] for j in range(0, len(labels), block)) or (labels,)
@@ -346,6 +348,17 @@ class LabelRows(RowsOp):
         result = [ChunkData(LocLabels(labels=b, label=self.label), split[j::len(blocks)], unknown,
                             out.meta, _idx(meta, j)) for j, b in enumerate(blocks)]
         return rows_grid(result, out.meta)
+
+
+class LazyLabelRows(LabelRows):
+    """``obj.loc[tensor]``: the labels a lazy tensor (the second input) holds, computed and
+    fetched when tiling (labels, not data, pass through the supervisor)."""
+
+    def tile(self, ctx, out):
+        from ..tensor.fancy_index import fetch_index_values
+
+        labels, = yield from fetch_index_values(ctx, [out.inputs[1]])
+        return self._gather(ctx, out, pd.Index(np.asarray(labels).reshape(-1)))
 
 
 def label_rows(obj, key):
@@ -520,7 +533,7 @@ def label_slice_mask(obj, key: slice):
     return new_frame(op, [obj], obj.shape[0], pd.Series(dtype=bool, index=obj.data.meta.index))
 
 
-for _op in (LabelRows, LabelSlice, LabelSliceMask):
+for _op in (LabelRows, LazyLabelRows, LabelSlice, LabelSliceMask):
     uses(_op)(_row_selection_columns)
 
 
@@ -545,8 +558,10 @@ def loc_rows(obj, key):
         return aligned_filter(obj, key)
     if isinstance(key, Tensor):
         if key.dtype != bool:
-            raise NotImplementedError("loc with a lazy tensor of labels is not supported; "
-                                      "fetch it first")
+            if key.ndim != 1:
+                raise ValueError("Cannot index with multidimensional key")
+            return new_frame(LazyLabelRows(labels=None, label="md.loc"), [obj, key], math.nan,
+                             obj.data.meta)
         return mask_rows(obj, key, "md.loc")
     if isinstance(key, (DataFrame, pd.DataFrame)):
         raise ValueError("Cannot index with multidimensional key")
