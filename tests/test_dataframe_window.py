@@ -85,8 +85,8 @@ def test_rolling_errors(df):
         m.rolling(3, min_periods=5)
     with pytest.raises(ValueError):  # a time window needs a datetime-like index, as in pandas
         m.rolling("2s")
-    with pytest.raises(NotImplementedError):
-        m.rolling(2, step=2)
+    with pytest.raises(ValueError):
+        m.rolling(2, step=-1)
     strings = md.DataFrame(pd.DataFrame({"x": list("abc"), "y": [1.0, 2, 3]}))
     with pytest.raises(DataError):
         strings.rolling(2).sum()
@@ -224,3 +224,22 @@ def test_time_rolling_unsorted_index_is_pandas_value_error():
         shuffled.rolling("2s").sum()
     with pytest.raises(ValueError, match="monotonic"):
         LocalExecutor().compute(md.DataFrame(shuffled, chunk_size=7).rolling("2s").sum().data)
+
+
+def test_rolling_with_step_and_on_is_pandas():
+    """Were NotImplementedErrors ("rolling with on=, step= ..."): every step-th window
+    (pandas' ``[::step]`` of all windows) and an ``on`` column passed through."""
+    rs = np.random.RandomState(0)
+    df = pd.DataFrame({"a": rs.rand(23), "b": rs.rand(23), "t": pd.date_range("2020", periods=23)},
+                      index=[f"r{i:02d}" for i in range(23)])
+    m = md.DataFrame(df, chunk_size=5)
+    num, mnum = df[["a", "b"]], m[["a", "b"]]
+    assert_eq(mnum.rolling(4, step=3).mean(), num.rolling(4, step=3).mean())
+    assert_eq(mnum.rolling(4, step=2, center=True).max(), num.rolling(4, step=2, center=True).max())
+    assert_eq(m["a"].rolling(3, step=4).apply(np.sum, raw=True),
+              df["a"].rolling(3, step=4).apply(np.sum, raw=True))
+    assert_eq(mnum.rolling(3, step=2).agg(["sum", "min"]), num.rolling(3, step=2).agg(["sum", "min"]))
+    assert_eq(m.rolling(3, on="t").sum(), df.rolling(3, on="t").sum())
+    assert_eq(m.rolling(3, on="t", step=2).sum(), df.rolling(3, on="t", step=2).sum())
+    with pytest.raises(NotImplementedError, match="frequency windows"):  # pandas' own refusal
+        m.set_index("t").rolling("2D", step=2)

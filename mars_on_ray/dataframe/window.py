@@ -110,13 +110,20 @@ for _how in ("sum", "mean", "min", "max", "std", "var", "count", "median", "quan
 
 
 class Rolling(_Window):
-    """Fixed-size windows of ``window`` rows."""
+    """Fixed-size windows of ``window`` rows (``step``: every step-th window, pandas' ``[::step]``
+    of all of them)."""
 
     kind = "rolling"
 
     def _rows(self):
         window = self.params["window"]
         return window, (window if self.params.get("center") else 0)
+
+    def _call(self, how, *args, **kwargs):
+        if not self.params.get("step"):
+            return super()._call(how, *args, **kwargs)
+        whole = Rolling._of(self.obj, {k: v for k, v in self.params.items() if k != "step"})
+        return whole._call(how, *args, **kwargs).iloc[::self.params["step"]]
 
 
 class TimeRolling(_Window):
@@ -142,8 +149,10 @@ def rolling(obj, window, min_periods=None, center=False, win_type=None, on=None,
     """Rolling windows of ``window`` rows, or of a time span (``"2s"``, a Timedelta or a
     fixed DateOffset) over a monotonic datetime-like index or ``on`` column."""
     if isinstance(window, (str, pd.offsets.BaseOffset)) or hasattr(window, "total_seconds"):
-        if step not in (None, 1) or axis not in (0, "index", "rows"):
-            raise NotImplementedError("time-based rolling with step= or axis=1 is not supported")
+        if step not in (None, 0, 1):
+            raise NotImplementedError("step is not supported with frequency windows")  # pandas'
+        if axis not in (0, "index", "rows"):
+            raise NotImplementedError("time-based rolling with axis=1 is not supported")
         params = {"window": window, "min_periods": min_periods, "center": center,
                   "win_type": win_type, "on": on, "closed": closed, "method": method}
         return TimeRolling(obj, {k: v for k, v in params.items() if v is not None})
@@ -151,10 +160,10 @@ def rolling(obj, window, min_periods=None, center=False, win_type=None, on=None,
         raise NotImplementedError("rolling needs an integer window")
     if window < 0:
         raise ValueError("window must be an integer 0 or greater")
-    if on is not None or step not in (None, 1) or axis not in (0, "index", "rows"):
-        raise NotImplementedError("rolling with on=, step= or axis=1 is not supported")
+    if axis not in (0, "index", "rows"):
+        raise NotImplementedError("rolling with axis=1 is not supported")
     params = {"window": operator.index(window), "min_periods": min_periods, "center": center,
-              "win_type": win_type, "closed": closed, "method": method}
+              "win_type": win_type, "on": on, "closed": closed, "step": step, "method": method}
     return Rolling(obj, {k: v for k, v in params.items() if v is not None})
 
 
