@@ -122,8 +122,28 @@ def test_groupby_key_errors_are_pandas_at_build_time(df, flat):
             call(df)
         with pytest.raises(type(raised.value)):
             call(m)
-    with pytest.raises(NotImplementedError, match="array"):
-        md.DataFrame(flat).groupby(np.arange(len(flat)) % 2)
+    with pytest.raises(ValueError, match="same length"):
+        md.DataFrame(flat).groupby(np.arange(5))
+
+
+def test_groupby_by_arrays_and_tensors_groups_by_position(flat):
+    """Was a NotImplementedError ("groupby by ... an array"): pandas groups by an array's (an
+    Index's, a tensor's) values position by position, whatever the labels."""
+    import mars_on_ray.tensor as mt
+
+    frame = flat.set_axis([f"r{i % 7}" for i in range(len(flat))])  # repeated labels
+    m = md.DataFrame(frame, chunk_size=5)
+    arr = np.arange(len(frame)) % 4
+    assert_eq(m.groupby(arr).sum(), frame.groupby(arr).sum())
+    assert_eq(m.groupby(mt.tensor(arr, chunk_size=6)).max(), frame.groupby(arr).max())
+    assert_eq(m.groupby(pd.Index(arr % 3)).size(), frame.groupby(pd.Index(arr % 3)).size())
+    first = frame.columns[0]
+    assert_eq(m.groupby([first, arr]).sum(), frame.groupby([first, arr]).sum())
+    assert_eq(m[first].groupby(arr).cumsum(), frame[first].groupby(arr).cumsum())
+    kept = m[m[first] > m[first].min()]
+    expected = frame[frame[first] > frame[first].min()]
+    arr2 = np.arange(len(expected)) % 3  # unknown chunk extents
+    assert_eq(kept.groupby(arr2).sum(), expected.groupby(arr2).sum())
 
 
 def test_groupby_level_on_ray(session, df):

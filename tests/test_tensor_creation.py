@@ -96,6 +96,7 @@ def test_like():
     ((10,), {}), ((3, 20, 2), {}), ((0, 1, 0.1), {}), ((5, -4, -1.5), {}), ((7,), {"dtype": "f4"}),
     ((2, 2), {}), ((1, 10, 3), {"dtype": "u1"}), ((0, 5, 0.5), {"dtype": int}), ((10, 1, -3), {"dtype": "u1"}),
     ((0.5, 9.3, 0.7), {"dtype": "f4"}), ((3, 11), {"dtype": float}),
+    ((12.0,), {}), ((0, np.float32(5)), {}), ((np.int16(2), 9, np.int8(2)), {}),  # stop's type counts
 ])
 def test_arange(args, kw):
     assert_eq(mt.arange(*args, chunk_size=3, **kw), np.arange(*args, **kw))

@@ -52,7 +52,7 @@ def _array_operand(other):
     from ..tensor.core import Tensor
 
     if isinstance(other, Tensor):
-        return other
+        return other if other.ndim else None  # a lazy scalar (``s.mean()``) broadcasts
     if isinstance(other, (list, tuple, np.ndarray)) and np.ndim(other) > 0:
         return np.asarray(other)
     return None

@@ -10,6 +10,7 @@ import pandas as pd
 from ..core.entity import ChunkData, TileableData, Tiled, chunk_grid
 from ..core.merge import append_indexes
 from ..core.operand import Operand
+from ..tensor.core import Tensor
 from .core import _Frame, Index, new_frame
 
 
@@ -120,7 +121,7 @@ class MapChunks(Operand):
         kept when every input's metadata is unchanged (it may have come from samples)."""
         if all(_same_meta(a.meta, b.meta) for a, b in zip(inputs, node.inputs)):
             return TileableData(self, inputs, node.shape, node.meta, node.chunk_size)
-        meta = _apply(self.func, self.args, self.kwargs or {}, tuple(i.meta for i in inputs))
+        meta = _apply(self.func, self.args, self.kwargs or {}, tuple(_stand_in(i.meta) for i in inputs))
         rowwise = [x for i, x in enumerate(inputs) if i not in self.broadcast]
         nrows = rowwise[0].shape[0] if self.keep_rows else math.nan
         return TileableData(self, inputs, chunk_shape(meta, nrows), meta, node.chunk_size)
@@ -158,8 +159,9 @@ def map_chunks(func: Callable, args: tuple, kwargs: dict | None = None, *, keep_
     bcast: list[int] = []
 
     def placeholder(a):
-        if isinstance(a, (_Frame, Index)):
-            if any(a is b for b in broadcast):
+        lazy_scalar = isinstance(a, Tensor) and a.ndim == 0  # ``s - s.mean()``: with every block
+        if isinstance(a, (_Frame, Index)) or lazy_scalar:
+            if lazy_scalar or any(a is b for b in broadcast):
                 bcast.append(len(inputs))
             inputs.append(a)
             return In(len(inputs) - 1)
@@ -168,14 +170,22 @@ def map_chunks(func: Callable, args: tuple, kwargs: dict | None = None, *, keep_
     args_t = tuple(placeholder(a) for a in args)
     kwargs_t = {k: placeholder(v) for k, v in kwargs.items()}
     if meta is None:
-        meta = _apply(func, args_t, kwargs_t, tuple(i.data.meta for i in inputs))
+        meta = _apply(func, args_t, kwargs_t, tuple(_stand_in(i.data.meta) for i in inputs))
     if validate:
-        _apply(func, args_t, kwargs_t, tuple(sample_of(i.data.meta) for i in inputs))
+        _apply(func, args_t, kwargs_t, tuple(_stand_in(i.data.meta, sample_of) for i in inputs))
     rowwise = [x for i, x in enumerate(inputs) if i not in bcast]
     nrows = rowwise[0].shape[0] if keep_rows else math.nan
     op = MapChunks(func=func, args=args_t, kwargs=kwargs_t, keep_rows=keep_rows,
                    broadcast=tuple(bcast), label=label)
     return new_frame(op, inputs, nrows, meta)
+
+
+def _stand_in(meta, sample=None):
+    """What an input stands for when inferring metadata: a frame's meta (or ``sample`` of it);
+    a 0-d tensor's value of its dtype."""
+    if isinstance(meta, np.ndarray):
+        return np.ones((), dtype=meta.dtype)[()]
+    return meta if sample is None else sample(meta)
 
 
 def whole_chunk(tiled: Tiled, meta) -> ChunkData:

@@ -26,7 +26,7 @@ from .core import DataFrame, Series, new_frame
 from .groupby_arrow import arrow_partial
 from .groupby_dense import dense_combine, dense_partial
 from .datasource import _is_tensor
-from .groupby_keys import _grouping, _is_column_of, _key_sources, _lazy_key
+from .groupby_keys import _grouping, _is_column_of, _key_sources, _lazy_key, array_key
 from .positional import PANDAS3
 from .sort import SortChunks, _Sorter
 from .rules.usage import uses
@@ -605,6 +605,14 @@ for _how in ("sum", "mean", "count", "min", "max", "prod", "first", "last", "med
     setattr(GroupBy, _how, _method(_how))
 
 
+def _is_array_key(key, obj) -> bool:
+    """Whether pandas groups by ``key``'s values position by position (an array, an Index, a
+    tensor, or a list as long as the rows whose items are not all column labels)."""
+    if isinstance(key, (np.ndarray, pd.Index)) or _is_tensor(key):
+        return True
+    return False
+
+
 def groupby(obj, by=None, level=None, as_index=True, sort=True, dropna=True, observed=None,
             group_keys=True):
     """Group by column labels, Series (aligned by label), index levels (``level=``), or
@@ -612,10 +620,12 @@ def groupby(obj, by=None, level=None, as_index=True, sort=True, dropna=True, obs
     ``.sum()``, ..."""
     if by is None and level is None:
         raise TypeError("You have to supply one of 'by' and 'level'")
-    if isinstance(by, (DataFrame, pd.DataFrame, np.ndarray)) or _is_tensor(by):
-        raise NotImplementedError("groupby by a DataFrame or an array is not supported: "
-                                  "group by its columns as Series (aligned by label)")
-    by = list(by) if isinstance(by, (list, tuple, pd.Index)) else by
+    if isinstance(by, (DataFrame, pd.DataFrame)):
+        raise NotImplementedError("groupby by a DataFrame is not supported: group by its "
+                                  "columns as Series (aligned by label)")
+    by = list(by) if isinstance(by, (list, tuple)) else by
+    by = [array_key(k, obj) if _is_array_key(k, obj) else k for k in by] if isinstance(by, list) \
+        else array_key(by, obj) if _is_array_key(by, obj) else by
     by = [_lazy_key(k, obj) for k in by] if isinstance(by, list) else _lazy_key(by, obj)
     if isinstance(by, Series) and _is_column_of(by, obj):
         by = by.name  # pandas then leaves the key column out of the values, as for a label

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import operator
 
+import numpy as np
 import pandas as pd
 
 from .core import Series
@@ -126,6 +127,37 @@ def _lazy_key(key, obj):
     if index is not None and not key.index.equals(index):
         key = key.reindex(index)
     return from_pandas(key)
+
+
+def _on_rows_of(frame, values):
+    """An array key's values (by position) labelled with the grouped chunk's rows."""
+    return pd.Series(values.to_numpy(), index=frame.index)
+
+
+@uses(_on_rows_of, rows="same")
+def _array_key_columns(node, needed):
+    return [set(), None]
+
+
+def array_key(key, obj):
+    """An array or 1-d tensor key (pandas groups by its values, position by position) as an
+    unnamed Series on ``obj``'s rows; pandas' ValueError when the lengths differ."""
+    from .datasource import from_pandas, from_tensor
+    from .setting import positional_map
+
+    from ..tensor.core import Tensor
+
+    if isinstance(key, Tensor):
+        values = from_tensor(key, False)
+    else:
+        values = from_pandas(pd.Series(np.asarray(key)))
+    if values.ndim != 1:
+        raise NotImplementedError("groupby by a 2-d array is not supported")
+    n, k = obj.shape[0], values.shape[0]
+    if n == n and k == k and n != k:
+        raise ValueError("Grouper and axis must be same length")  # pandas' message
+    meta = pd.Series(dtype=values.data.meta.dtype, index=obj.data.meta.index)
+    return positional_map(_on_rows_of, (obj, values), meta, label="md.groupby")
 
 
 def _is_column_of(key, obj) -> bool:

@@ -92,6 +92,8 @@ def _operand(value):
     if isinstance(value, (pd.Series, pd.DataFrame)):
         return from_pandas(value), "aligned"
     if isinstance(value, Tensor):
+        if value.ndim == 0:  # a lazy scalar (``s.mean()``): every block gets its value
+            return value, "scalar"
         if value.ndim not in (1, 2):
             raise NotImplementedError("only 1-d and 2-d tensors can be set as columns")
         return from_tensor(value, value.ndim == 2), "positional"
@@ -104,6 +106,8 @@ def _operand(value):
 
 
 def _sample_value(value, mode):
+    if isinstance(value, Tensor) and value.ndim == 0:
+        return np.ones((), dtype=value.dtype)[()]
     return value if mode == "scalar" else sample_of(value.data.meta)
 
 

@@ -5,6 +5,7 @@ import numpy as np
 import pandas as pd
 from pandas.api.types import is_list_like
 
+from ..tensor.core import Tensor
 from .accessors import settle_dtypes
 from .blockwise import map_chunks
 from .core import DataFrame, Series, _Frame, methods
@@ -30,8 +31,8 @@ def round(obj, decimals=0, *args, **kwargs):  # noqa: A001 - the pandas method n
     return map_chunks(_round, (obj, decimals), label=f"md.{type(obj).__name__}.round", validate=True)
 
 
-def _replace(obj, kwargs):
-    return obj.replace(**kwargs)
+def _replace(obj, kwargs, **lazy_scalars):
+    return obj.replace(**kwargs, **lazy_scalars)
 
 
 uses(_replace, rows="same")(same_as_output)
@@ -54,8 +55,12 @@ def replace(obj, to_replace=None, value=_NO_VALUE, *, inplace=False, limit=None,
     kwargs = {"to_replace": to_replace, "regex": regex}
     if value is not _NO_VALUE:
         kwargs["value"] = value
+    # lazy scalars (``s.max()``) are inputs of their own, their values given to every block
+    lazy = {k: kwargs.pop(k) for k in ("to_replace", "value") if isinstance(kwargs.get(k), Tensor)}
+    if any(v.ndim for v in lazy.values()):
+        raise NotImplementedError("replace with a lazy array: fetch it first")
     label = f"md.{type(obj).__name__}.replace"
-    res = map_chunks(_replace, (obj, kwargs), label=label, validate=True)
+    res = map_chunks(_replace, (obj, kwargs), lazy, label=label, validate=True)
     res = settle_dtypes(res, not _keeps_dtypes(obj, to_replace, value, regex), label)
     if inplace:
         obj.data = res.data

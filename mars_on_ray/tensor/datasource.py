@@ -191,7 +191,8 @@ def arange(start, stop=None, step=None, dtype=None, chunk_size=None) -> Tensor:
     if step == 0:
         raise ZeroDivisionError("step must not be zero")
     size = max(0, math.ceil((stop - start) / step))
-    dtype = np.dtype(dtype) if dtype is not None else np.arange(start, start + step, step).dtype
+    # NumPy promotes start, stop and step: a one-element arange with a stop of stop's type
+    dtype = np.dtype(dtype) if dtype is not None else np.arange(start, type(stop)(start + step), step).dtype
     op = Arange(start=start, step=step, size=size, dtype=dtype, label="mt.arange")
     return new_source(op, (size,), dtype, chunk_size)
 

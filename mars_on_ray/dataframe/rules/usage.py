@@ -60,7 +60,7 @@ def row_behaviour(node) -> str | None:
     if usage is None:
         return None
     rows = usage.rows(node) if callable(usage.rows) else usage.rows
-    if isinstance(node.op, MapChunks) and node.op.broadcast:
+    if isinstance(node.op, MapChunks) and any(node.inputs[i].ndim for i in node.op.broadcast):
         return None  # a whole other input goes with every block: not row by row
     return rows
 
