@@ -181,3 +181,40 @@ def test_binarizer(local_session):
     assert list(lp.Binarizer().fit(DF.fillna(0)).get_feature_names_out()) == list("abcd")
     with pytest.raises(NotFittedError):
         lp.Binarizer().transform(x)
+
+
+@pytest.mark.parametrize("kwargs", [{}, {"degree": 3}, {"interaction_only": True}, {"include_bias": False},
+                                    {"degree": (2, 3)}])
+def test_polynomial_features_matches_sklearn(kwargs):
+    x = np.nan_to_num(X) / 100
+    ref = skp.PolynomialFeatures(**kwargs).fit(x)
+    for a in inputs(x, DF.fillna(0) / 100):
+        ours = lp.PolynomialFeatures(**kwargs)
+        assert ours.fit(a) is ours
+        assert ours.n_output_features_ == ref.n_output_features_ and ours.n_features_in_ == 4
+        np.testing.assert_array_equal(ours.powers_, ref.powers_)
+        assert_eq(ours.transform(mt.tensor(x, chunk_size=(8, 3))), ref.transform(x), rtol=0)
+    named = lp.PolynomialFeatures(**kwargs).fit(DF.fillna(0))
+    np.testing.assert_array_equal(named.get_feature_names_out(),
+                                  skp.PolynomialFeatures(**kwargs).fit(DF.fillna(0)).get_feature_names_out())
+
+
+def test_polynomial_features_errors():
+    with pytest.raises(ValueError):
+        skp.PolynomialFeatures(degree=(3, 2)).fit(X)
+    with pytest.raises(ValueError):
+        lp.PolynomialFeatures(degree=(3, 2)).fit(mt.tensor(X, chunk_size=8))
+    with pytest.raises(NotFittedError):
+        lp.PolynomialFeatures().transform(X)
+    with pytest.raises(ValueError, match="features"):
+        lp.PolynomialFeatures().fit(np.nan_to_num(X)).transform(np.nan_to_num(X)[:, :2])
+    assert lp.PolynomialFeatures(degree=4).get_params() == skp.PolynomialFeatures(degree=4).get_params()
+    assert clone(lp.PolynomialFeatures(degree=4)).degree == 4
+
+
+def test_polynomial_features_rejects_nan_like_sklearn():
+    with pytest.raises(ValueError, match="NaN"):
+        lp.PolynomialFeatures().fit(X)
+    fitted = lp.PolynomialFeatures().fit(mt.tensor(np.nan_to_num(X), chunk_size=8))
+    with pytest.raises(ValueError, match="NaN"):
+        compute(fitted.transform(mt.tensor(X, chunk_size=8)))
