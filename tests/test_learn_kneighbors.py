@@ -69,6 +69,18 @@ def test_kneighbors_regressor_matches_sklearn(local_session, weights):
     np.testing.assert_allclose(ours2.predict(Q).fetch(), ref2.predict(Q), rtol=1e-12)
 
 
+def _inverse_square(dist):
+    return 1.0 / (dist ** 2 + 1e-3)
+
+
+def test_callable_weights_and_feature_names(local_session):
+    ref = skn.KNeighborsClassifier(n_neighbors=5, weights=_inverse_square).fit(X, Y)
+    ours = KNeighborsClassifier(n_neighbors=5, weights=_inverse_square).fit(mt.tensor(X, chunk_size=30), Y)
+    np.testing.assert_allclose(ours.predict_proba(Q).fetch(), ref.predict_proba(Q), rtol=1e-12)
+    assert list(KNeighborsRegressor().fit(md.DataFrame(DF, chunk_size=40), YR).feature_names_in_) == ["a", "b", "c"]
+    assert not hasattr(KNeighborsRegressor().fit(X, YR), "feature_names_in_")
+
+
 def test_distance_weights_exact_match_counts_alone(local_session):
     q = X[:5]  # each query is a fitted row: distance 0 -> only it counts
     ours = KNeighborsRegressor(n_neighbors=4, weights="distance").fit(mt.tensor(X, chunk_size=30), YR)

@@ -49,6 +49,12 @@ def test_ridge_alpha_per_target_and_inputs(local_session):
                                    atol=1e-10)
 
 
+def test_ridge_keeps_feature_names(local_session):
+    frame = pd.DataFrame(X, columns=list("abcde"))
+    assert list(Ridge().fit(md.DataFrame(frame, chunk_size=30), Y1).feature_names_in_) == list("abcde")
+    assert not hasattr(Ridge().fit(X, Y1), "feature_names_in_")
+
+
 def test_ridge_api_and_errors(local_session):
     est = Ridge(alpha=2.0, solver="lsqr")
     assert est.get_params() == sklm.Ridge(alpha=2.0, solver="lsqr").get_params()

@@ -12,6 +12,7 @@ from sklearn.utils.validation import check_is_fitted
 
 from .._compute import compute_now
 from .._blocks import row_map
+from ..preprocessing._data import _feature_names
 from ..utils.validation import check_array
 from ._base import _FLOATS, _predict_block, nonnegative_solution, normal_equations, set_solution
 
@@ -45,6 +46,7 @@ class Ridge(RegressorMixin, BaseEstimator):
 
     def fit(self, X, y, sample_weight=None):
         """Coefficients from one pass over [X, y] and a small solve."""
+        names = _feature_names(X)
         d, y, mean, Sxx, Sxy = normal_equations(X, y, sample_weight, self.fit_intercept, "Ridge.fit")
         self._check_params(d, y.ndim, Sxy.shape[1])
         alpha = np.broadcast_to(np.asarray(self.alpha, dtype=np.float64).reshape(-1), (Sxy.shape[1],))
@@ -56,6 +58,9 @@ class Ridge(RegressorMixin, BaseEstimator):
                                     for j, a in enumerate(alpha)])
         set_solution(self, coef, mean, d, y.ndim)
         self.n_iter_ = None
+        self.__dict__.pop("feature_names_in_", None)
+        if names is not None:
+            self.feature_names_in_ = names
         self.solver_ = self.solver if self.solver != "auto" else ("lbfgs" if self.positive else "cholesky")
         return self
 

@@ -11,6 +11,7 @@ from ...tensor.datasource import arange
 from .._blocks import row_map, row_reduce
 from .._compute import compute_now
 from .._convert import to_tensor
+from ..preprocessing._data import _feature_names
 from ..utils.multiclass import type_of_target
 from ..utils.validation import check_array, check_consistent_length
 from . import _kernels as K
@@ -143,7 +144,11 @@ class _Supervised(NearestNeighbors):
                           "shape of y to (n_samples,), for example using ravel().", DataConversionWarning)
             y = y.ravel()
         self.outputs_2d_ = y.ndim == 2
+        names = _feature_names(X)
         super().fit(X)
+        self.__dict__.pop("feature_names_in_", None)
+        if names is not None:
+            self.feature_names_in_ = names
         self._targets = targets(y).execute()
         return self
 
