@@ -1,6 +1,8 @@
 """StandardScaler, MaxAbsScaler, RobustScaler, Binarizer and their functions against
 scikit-learn: fitted attributes and outputs, errors of the same types; every input kind and
 chunk sizes that do not divide the 37 rows."""
+import warnings
+
 import numpy as np
 import pandas as pd
 import pytest
@@ -218,3 +220,14 @@ def test_polynomial_features_rejects_nan_like_sklearn():
     fitted = lp.PolynomialFeatures().fit(mt.tensor(np.nan_to_num(X), chunk_size=8))
     with pytest.raises(ValueError, match="NaN"):
         compute(fitted.transform(mt.tensor(X, chunk_size=8)))
+
+
+def test_all_nan_column_gives_nan_statistics(local_session):
+    x = np.nan_to_num(X)
+    x[:, 1] = np.nan
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", RuntimeWarning)
+        for cls, names in (("RobustScaler", ["center_", "scale_"]), ("MaxAbsScaler", ["max_abs_", "scale_"]),
+                           ("StandardScaler", ["mean_", "var_", "scale_", "n_samples_seen_"])):
+            ref = getattr(skp, cls)().fit(x)
+            check_attrs(getattr(lp, cls)().fit(mt.tensor(x, chunk_size=8)), ref, names, TIGHT)

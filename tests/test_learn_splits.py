@@ -104,6 +104,15 @@ def test_cross_validate_scorers_and_train_scores(local_session):
     assert isinstance(got["estimator"][0], LinearRegression) and hasattr(got["estimator"][0], "coef_")
 
 
+def test_cross_validate_sample_weight_taken_per_fold(local_session):
+    w = RS.rand(N) + 0.1
+    want = skms.cross_validate(sklm.LinearRegression(), X, YR, cv=4, params={"sample_weight": w})
+    for weights in (w, mt.tensor(w, chunk_size=9), list(w)):
+        got = cross_validate(LinearRegression(), mt.tensor(X, chunk_size=8), YR, cv=4,
+                             params={"sample_weight": weights})
+        np.testing.assert_allclose(got["test_score"], want["test_score"], rtol=1e-10)
+
+
 class _FailingFit(LinearRegression):
     def fit(self, X, y, sample_weight=None):
         raise RuntimeError("no fit today")

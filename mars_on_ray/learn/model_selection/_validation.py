@@ -11,7 +11,7 @@ import numpy as np
 from sklearn.base import ClassifierMixin, RegressorMixin, clone, is_classifier
 from sklearn.exceptions import FitFailedWarning
 
-from .._compute import as_lazy, compute_now
+from .._compute import as_lazy, compute_now, n_rows
 from .._convert import is_lazy
 from ._split import KFold, StratifiedKFold, _rows
 
@@ -106,6 +106,15 @@ def _folds(cv, X, y, groups):
     return list(cv.split(X, y, groups))
 
 
+def _fold_param(value, train, n):
+    """A fit parameter for one fold: per-row values (``sample_weight``) taken at ``train``."""
+    if isinstance(value, (list, tuple)):
+        value = np.asarray(value)
+    if not hasattr(value, "shape") or len(value.shape) == 0 or value.shape[0] != n:
+        return value
+    return _rows(as_lazy(value), train)
+
+
 def cross_validate(estimator, X, y=None, *, groups=None, scoring=None, cv=None, n_jobs=None, verbose=0,
                    params=None, pre_dispatch="2*n_jobs", return_train_score=False, return_estimator=False,
                    return_indices=False, error_score=np.nan):
@@ -125,9 +134,10 @@ def cross_validate(estimator, X, y=None, *, groups=None, scoring=None, cv=None, 
     keys = [f"{kind}_{n}" for n in scorers for kind in (("test", "train") if return_train_score else ("test",))]
     result.update({k: [] for k in keys})
     estimators = []
+    n_samples = n_rows(X)
     for train, test in folds:
         est = clone(estimator)
-        fit_params = dict(params or {})
+        fit_params = {k: _fold_param(v, train, n_samples) for k, v in (params or {}).items()}
         start = time.time()
         try:
             est.fit(_rows(X, train), None if y is None else _rows(y, train), **fit_params)

@@ -13,6 +13,7 @@ from sklearn.base import BaseEstimator, OneToOneFeatureMixin, TransformerMixin
 from sklearn.utils.validation import check_is_fitted
 
 from ... import tensor as mt
+from ...tensor.selection import _quantile
 from .._blocks import row_map, row_reduce
 from .._compute import compute_now
 from .._per_block import per_block
@@ -245,7 +246,9 @@ class RobustScaler(_Fitted):
             col = t[:, j]
             col = col[~mt.isnan(col)]
             parts = [mt.median(col).reshape(1)] if self.with_centering else []  # np.median: mean of two
-            parts += [mt.percentile(col, list(self.quantile_range))] if self.with_scaling else []
+            # an all-NaN column has no values: NaN quantiles, as np.nanpercentile
+            parts += [_quantile("percentile", col, list(self.quantile_range), None, "linear", False, None,
+                                empty_nan=True)] if self.with_scaling else []
             columns.append(mt.concatenate(parts) if parts else None)
         values = compute_now(mt.stack(columns, axis=1)) if columns[0] is not None else None
         self.center_ = values[0].astype(t.dtype) if self.with_centering else None
