@@ -62,6 +62,16 @@ def test_logistic_regression_weights_and_inputs(local_session):
     assert list(LogisticRegression().fit(frame, Y2).feature_names_in_) == list("abcd")
 
 
+@pytest.mark.parametrize("y", [Y2, Y3], ids=["binary", "multiclass"])
+def test_warm_start_starts_from_previous_coefficients(local_session, y):
+    ours = LogisticRegression(warm_start=True).fit(mt.tensor(X, chunk_size=30), y)
+    again = ours.fit(mt.tensor(X, chunk_size=30), y)
+    ref = sklm.LogisticRegression(warm_start=True).fit(X, y)
+    assert again.n_iter_[0] <= 2  # already at the optimum
+    check_close(again, sklm.LogisticRegression(warm_start=True).fit(X, y).fit(X, y))
+    check_close(again, ref)
+
+
 def test_logistic_regression_api_and_errors(local_session):
     est = LogisticRegression(C=2.0)
     assert est.get_params() == sklm.LogisticRegression(C=2.0).get_params()
@@ -76,6 +86,10 @@ def test_logistic_regression_api_and_errors(local_session):
         LogisticRegression().fit(mt.tensor(X, chunk_size=30), mt.tensor(X[:, 0], chunk_size=30))
     with pytest.raises(ValueError, match="one class"):
         LogisticRegression().fit(X, np.zeros(83))
+    with pytest.raises(ValueError):
+        sklm.LogisticRegression(dual=True).fit(X, Y2)
+    with pytest.raises(ValueError, match="dual=False"):
+        LogisticRegression(dual=True).fit(X, Y2)
     with pytest.raises(NotImplementedError, match="solver"):
         LogisticRegression(solver="saga").fit(X, Y2)
     with pytest.raises(NotImplementedError, match="l1"):

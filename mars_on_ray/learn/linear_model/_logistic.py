@@ -91,6 +91,8 @@ class LogisticRegression(ClassifierMixin, BaseEstimator):
         """C (np.inf: no penalty), after scikit-learn's parameter checks."""
         sk = sklm.LogisticRegression(**self.get_params())
         sk._validate_params()
+        if self.dual:
+            raise ValueError(f"Solver {self.solver} supports only dual=False, got dual=True")
         if self.solver != "lbfgs":
             raise NotImplementedError(f"LogisticRegression(solver={self.solver!r}): only 'lbfgs' is supported "
                                       "on chunked data")
@@ -146,6 +148,9 @@ class LogisticRegression(ClassifierMixin, BaseEstimator):
         class_weight = self._class_weights(classes, codes)
         K, d, fi = len(classes), int(X.shape[1]), int(self.fit_intercept)
         w0 = np.zeros(d + fi) if K == 2 else np.zeros((K, d + fi), order="F").ravel(order="F")
+        if self.warm_start and getattr(self, "coef_", None) is not None and self.coef_.shape == (K if K > 2 else 1, d):
+            start = np.column_stack([self.coef_, self.intercept_]) if fi else self.coef_
+            w0 = start[0].copy() if K == 2 else np.asfortranarray(start).ravel(order="F")
         model = _model(K, self.fit_intercept)
         totals = {}
 

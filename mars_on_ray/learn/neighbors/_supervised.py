@@ -130,8 +130,9 @@ class _Supervised(NearestNeighbors):
         if self.weights not in (None, "uniform", "distance") and not callable(self.weights):
             raise ValueError("weights not recognized: should be 'uniform', 'distance', or a callable function")
 
-    def _fit_targets(self, X, y, targets):
-        """Fit the rows; ``targets`` (n, n_outputs float) travel with them block by block."""
+    def _fit_targets(self, X, y, kernel, kwargs=None):
+        """Fit the rows; their targets ``kernel(y block)`` (n, n_outputs floats) travel with
+        them block by block."""
         self._check_weights()
         y = to_tensor(y)
         check_consistent_length(X, y)
@@ -149,7 +150,9 @@ class _Supervised(NearestNeighbors):
         self.__dict__.pop("feature_names_in_", None)
         if names is not None:
             self.feature_names_in_ = names
-        self._targets = targets(y).execute()
+        width = 1 if y.ndim == 1 else int(y.shape[1])
+        self._targets = row_map(kernel, [y], shape=(y.shape[0], width), dtype=np.float64, kwargs=kwargs,
+                                label=f"{type(self).__name__}.fit").execute()
         return self
 
     def _neighbours(self, X):
@@ -204,8 +207,7 @@ class KNeighborsClassifier(ClassifierMixin, _Supervised):
         t = to_tensor(y)
         classes = compute_now(row_reduce(_distinct_columns, _union_columns, _identity, [t], dtype=object,
                                          label="KNeighborsClassifier.classes"))
-        self._fit_targets(X, y, lambda yt: row_map(_codes, [yt], shape=(yt.shape[0], len(classes)), dtype=float,
-                                                  kwargs={"classes": classes}, label="KNeighborsClassifier.fit"))
+        self._fit_targets(X, y, _codes, {"classes": classes})
         self.classes_ = classes if self.outputs_2d_ else classes[0]
         self._classes = classes
         return self
@@ -252,8 +254,7 @@ class KNeighborsRegressor(RegressorMixin, _Supervised):
     def fit(self, X, y):
         """Remember the rows and their targets."""
         y = check_array(y, ensure_2d=False, dtype=[np.float64, np.float32], input_name="y")
-        return self._fit_targets(X, y, lambda yt: row_map(_as_targets, [yt], shape=(yt.shape[0],
-                                 1 if yt.ndim == 1 else yt.shape[1]), dtype=np.float64, label="KNeighborsRegressor.fit"))
+        return self._fit_targets(X, y, _as_targets)
 
     def predict(self, X):
         """Lazy predicted targets."""
