@@ -58,11 +58,11 @@ class LinearRegression(RegressorMixin, BaseEstimator):
                        kwargs={"coef": self.coef_, "intercept": self.intercept_}, label="LinearRegression.predict")
 
     def score(self, X, y, sample_weight=None):
-        from sklearn.metrics import r2_score
+        """R^2 of the prediction on (X, y), computed now (two passes, nothing gathered)."""
+        from .._compute import compute_now
+        from ..metrics import r2_score
 
-        y = check_array(y, ensure_2d=False, dtype=_FLOATS, input_name="y")
-        return r2_score(np.asarray(y.fetch()), np.asarray(self.predict(X).fetch()),
-                        sample_weight=None if sample_weight is None else np.asarray(sample_weight))
+        return float(compute_now(r2_score(y, self.predict(X), sample_weight=sample_weight)))
 
 
 def normal_equations(X, y, sample_weight, fit_intercept, label):
