@@ -1,4 +1,6 @@
-"""``mars_on_ray.learn.linear_model``: LinearRegression over chunked data."""
+"""``mars_on_ray.learn.linear_model``: linear models over chunked data."""
 from ._base import LinearRegression
+from ._logistic import LogisticRegression
+from ._ridge import Ridge
 
-__all__ = ["LinearRegression"]
+__all__ = ["LinearRegression", "LogisticRegression", "Ridge"]

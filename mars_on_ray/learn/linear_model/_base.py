@@ -34,37 +34,16 @@ class LinearRegression(RegressorMixin, BaseEstimator):
         self.positive = positive
 
     def fit(self, X, y, sample_weight=None):
-        X = check_array(X, dtype=_FLOATS)
-        y = check_array(y, ensure_2d=False, dtype=_FLOATS, input_name="y")
-        if y.ndim not in (1, 2):
-            raise ValueError(f"y should be a 1d or 2d array, got shape {y.shape}")
-        if X.shape[0] != y.shape[0]:
-            raise ValueError("Found input variables with inconsistent numbers of samples: "
-                             f"[{X.shape[0]}, {y.shape[0]}]")
-        w = None if sample_weight is None else check_array(sample_weight, ensure_2d=False, dtype=_FLOATS,
-                                                           input_name="sample_weight")
-        d = int(X.shape[1])
-        total, mean, S = moments.scatter([X, y], w, label="LinearRegression.fit").fetch()
-        if not self.fit_intercept:  # uncentered second moments: add back the mean's part
-            S = S + total * np.outer(mean, mean)
-            mean = np.zeros_like(mean)
-        Sxx, Sxy = S[:d, :d], S[:d, d:]
+        """Least-squares coefficients from one pass over [X, y]."""
+        d, y, mean, Sxx, Sxy = normal_equations(X, y, sample_weight, self.fit_intercept, "LinearRegression.fit")
         if self.positive:
-            L = _sqrt_psd(Sxx)
-            rhs = np.linalg.lstsq(L, Sxy, rcond=None)[0]  # L @ rhs == Sxy
-            coef = np.column_stack([scipy.optimize.nnls(L.T, rhs[:, j])[0] for j in range(Sxy.shape[1])])
+            coef = nonnegative_solution(Sxx, Sxy, 0.0)
         else:
             coef, _, self.rank_, _ = scipy.linalg.lstsq(Sxx, Sxy, cond=None)
         self.singular_values_ = np.sqrt(np.clip(np.linalg.eigvalsh(Sxx)[::-1], 0, None))
         if not self.positive:
             self.rank_ = int(self.rank_)
-        coef = coef.T  # (n_targets, n_features)
-        intercept = mean[d:] - coef @ mean[:d] if self.fit_intercept else np.zeros(coef.shape[0])
-        if y.ndim == 1:
-            self.coef_, self.intercept_ = coef[0], float(intercept[0]) if self.fit_intercept else 0.0
-        else:
-            self.coef_, self.intercept_ = coef, intercept if self.fit_intercept else 0.0
-        self.n_features_in_ = d
+        set_solution(self, coef, mean, d, y.ndim)
         return self
 
     def predict(self, X):
@@ -79,11 +58,52 @@ class LinearRegression(RegressorMixin, BaseEstimator):
                        kwargs={"coef": self.coef_, "intercept": self.intercept_}, label="LinearRegression.predict")
 
     def score(self, X, y, sample_weight=None):
-        from sklearn.metrics import r2_score
+        """R^2 of the prediction on (X, y), computed now (two passes, nothing gathered)."""
+        from .._compute import compute_now
+        from ..metrics import r2_score
 
-        y = check_array(y, ensure_2d=False, dtype=_FLOATS, input_name="y")
-        return r2_score(np.asarray(y.fetch()), np.asarray(self.predict(X).fetch()),
-                        sample_weight=None if sample_weight is None else np.asarray(sample_weight))
+        return float(compute_now(r2_score(y, self.predict(X), sample_weight=sample_weight)))
+
+
+def normal_equations(X, y, sample_weight, fit_intercept, label):
+    """(n_features, y tensor, means of [X, y], X'X, X'y) from one pass of weighted moments
+    (centered when ``fit_intercept``, else uncentered with zero means)."""
+    X = check_array(X, dtype=_FLOATS)
+    y = check_array(y, ensure_2d=False, dtype=_FLOATS, input_name="y")
+    if y.ndim not in (1, 2):
+        raise ValueError(f"y should be a 1d or 2d array, got shape {y.shape}")
+    if X.shape[0] != y.shape[0]:
+        raise ValueError("Found input variables with inconsistent numbers of samples: "
+                         f"[{X.shape[0]}, {y.shape[0]}]")
+    w = None if sample_weight is None else check_array(sample_weight, ensure_2d=False, dtype=_FLOATS,
+                                                       input_name="sample_weight")
+    d = int(X.shape[1])
+    total, mean, S = moments.scatter([X, y], w, label=label).fetch()
+    if not fit_intercept:  # uncentered second moments: add back the mean's part
+        S = S + total * np.outer(mean, mean)
+        mean = np.zeros_like(mean)
+    return d, y, mean, S[:d, :d], S[:d, d:]
+
+
+def nonnegative_solution(Sxx, Sxy, alpha):
+    """argmin over w >= 0 of w'Sxx w - 2 w'Sxy + alpha |w|^2, one target (column) at a time."""
+    L = _sqrt_psd(Sxx)
+    rhs = np.linalg.lstsq(L, Sxy, rcond=None)[0]  # L @ rhs == Sxy
+    A = np.vstack([L.T, np.sqrt(alpha) * np.eye(len(Sxx))]) if np.any(alpha) else L.T
+    pad = np.zeros(len(A) - len(rhs))
+    return np.column_stack([scipy.optimize.nnls(A, np.concatenate([rhs[:, j], pad]))[0]
+                            for j in range(Sxy.shape[1])])
+
+
+def set_solution(est, coef, mean, d, y_ndim):
+    """``coef_`` / ``intercept_`` shaped as scikit-learn's for a 1-D or 2-D y."""
+    coef = coef.T  # (n_targets, n_features)
+    intercept = mean[d:] - coef @ mean[:d] if est.fit_intercept else np.zeros(coef.shape[0])
+    if y_ndim == 1:
+        est.coef_, est.intercept_ = coef[0], float(intercept[0]) if est.fit_intercept else 0.0
+    else:
+        est.coef_, est.intercept_ = coef, intercept if est.fit_intercept else 0.0
+    est.n_features_in_ = d
 
 
 def _sqrt_psd(S):

@@ -9,7 +9,7 @@ from .._blocks import pick, row_reduce
 from .._convert import to_tensor
 from ._compress import compressed
 
-__all__ = ["roc_curve", "roc_auc_score", "auc"]
+__all__ = ["roc_curve", "roc_auc_score", "auc", "precision_recall_curve", "average_precision_score"]
 
 
 def _roc(rows, counts, pos_label, drop_intermediate):
@@ -90,3 +90,28 @@ def auc(x, y):
                          % x.shape[0])
     return row_reduce(_auc_partial, _auc_merge, _auc_finish, [x.astype(np.float64), y.astype(np.float64)],
                       dtype=np.float64, label="auc")
+
+
+def _pr_curve(rows, counts, pos_label, drop_intermediate):
+    return skm.precision_recall_curve(rows[0], rows[1], pos_label=pos_label, sample_weight=counts,
+                                      drop_intermediate=drop_intermediate)
+
+
+def precision_recall_curve(y_true, y_score, *, pos_label=None, sample_weight=None, drop_intermediate=False):
+    """(precision, recall, thresholds) of a binary classifier, as lazy tensors."""
+    both = compressed(_pr_curve, [y_true, y_score], sample_weight,
+                      kwargs={"pos_label": pos_label, "drop_intermediate": drop_intermediate},
+                      label="precision_recall_curve")
+    nan = float("nan")
+    return tuple(pick(both, i, shape=(nan,), dtype=np.float64, label="precision_recall_curve") for i in range(3))
+
+
+def _average_precision(rows, counts, **kwargs):
+    return skm.average_precision_score(rows[0], rows[1], sample_weight=counts, **kwargs)
+
+
+def average_precision_score(y_true, y_score, *, average="macro", pos_label=1, sample_weight=None):
+    """Average precision (area under the step precision-recall curve), as scikit-learn's."""
+    shape = () if average is not None else (float("nan"),)
+    return compressed(_average_precision, [y_true, y_score], sample_weight, shape=shape, dtype=np.float64,
+                      kwargs={"average": average, "pos_label": pos_label}, label="average_precision_score")

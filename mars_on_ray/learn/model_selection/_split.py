@@ -1,4 +1,4 @@
-"""Splitting rows: ``train_test_split`` and ``KFold``.
+"""Splitting rows: ``train_test_split`` and the cross-validators.
 
 The row positions are scikit-learn's own, computed from ``arange(n)`` (and the ``stratify``
 labels, computed first when lazy), so a split equals scikit-learn's for the same
@@ -13,7 +13,8 @@ from .._compute import as_lazy, compute_now, n_rows, take_rows
 from .._convert import is_lazy, to_tensor
 from ..utils.validation import check_consistent_length
 
-__all__ = ["train_test_split", "KFold"]
+__all__ = ["train_test_split", "KFold", "StratifiedKFold", "ShuffleSplit", "StratifiedShuffleSplit",
+           "GroupKFold"]
 
 
 def _rows(x, positions: np.ndarray):
@@ -51,3 +52,37 @@ class KFold(_skms.KFold):
     def split(self, X, y=None, groups=None):
         n = n_rows(as_lazy(X) if not hasattr(X, "shape") else X)
         yield from super().split(np.empty((n, 0)), None if y is None else np.empty(n), groups)
+
+
+def _values(v):
+    """Labels / groups in memory: scikit-learn's positions depend on every one of them (as
+    large as the positions a split yields, one value per row, never X)."""
+    if v is None or not is_lazy(v):
+        return v
+    return np.asarray(compute_now(to_tensor(v)))
+
+
+class _LazySplit:
+    """``split`` on scikit-learn's positions for the number of rows and the labels / groups."""
+
+    def split(self, X, y=None, groups=None):
+        n = n_rows(as_lazy(X) if not hasattr(X, "shape") else X)
+        y, groups = _values(y), _values(groups)
+        check_consistent_length(np.empty(n), y, groups)
+        yield from super().split(np.empty((n, 0)), y, groups)
+
+
+class StratifiedKFold(_LazySplit, _skms.StratifiedKFold):
+    """scikit-learn's stratified K-fold on lazy data: the same (train, test) positions."""
+
+
+class ShuffleSplit(_LazySplit, _skms.ShuffleSplit):
+    """scikit-learn's random permutation splits on lazy data: the same positions."""
+
+
+class StratifiedShuffleSplit(_LazySplit, _skms.StratifiedShuffleSplit):
+    """scikit-learn's stratified random splits on lazy data: the same positions."""
+
+
+class GroupKFold(_LazySplit, _skms.GroupKFold):
+    """scikit-learn's K-fold with non-overlapping groups on lazy data: the same positions."""

@@ -1,4 +1,5 @@
-"""``mars_on_ray.learn.neighbors``: NearestNeighbors by brute force over chunk pairs."""
+"""``mars_on_ray.learn.neighbors``: nearest neighbours by brute force over chunk pairs."""
 from ._base import NearestNeighbors
+from ._supervised import KNeighborsClassifier, KNeighborsRegressor
 
-__all__ = ["NearestNeighbors"]
+__all__ = ["NearestNeighbors", "KNeighborsClassifier", "KNeighborsRegressor"]

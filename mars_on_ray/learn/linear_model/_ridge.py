@@ -1,0 +1,82 @@
+"""Ridge regression from the same one pass as LinearRegression: the small regularised normal
+equations (X'X + alpha I) w = X'y of the centered (weighted) data, solved in memory."""
+from __future__ import annotations
+
+import warnings
+
+import numpy as np
+import scipy.linalg
+from sklearn import linear_model as sklm
+from sklearn.base import BaseEstimator, RegressorMixin
+from sklearn.utils.validation import check_is_fitted
+
+from .._compute import compute_now
+from .._blocks import row_map
+from ..preprocessing._data import _feature_names
+from ..utils.validation import check_array
+from ._base import _FLOATS, _predict_block, nonnegative_solution, normal_equations, set_solution
+
+__all__ = ["Ridge"]
+
+
+class Ridge(RegressorMixin, BaseEstimator):
+    """Linear least squares with L2 regularisation (scikit-learn's ``Ridge``); every solver
+    name is accepted and the regularised normal equations are solved directly (``positive``:
+    a non-negative least-squares solve)."""
+
+    def __init__(self, alpha=1.0, *, fit_intercept=True, copy_X=True, max_iter=None, tol=1e-4, solver="auto",
+                 positive=False, random_state=None):
+        self.alpha = alpha
+        self.fit_intercept = fit_intercept
+        self.copy_X = copy_X
+        self.max_iter = max_iter
+        self.tol = tol
+        self.solver = solver
+        self.positive = positive
+        self.random_state = random_state
+
+    def _check_params(self, n_features, y_ndim, n_targets):
+        """scikit-learn's parameter errors (alpha, solver / positive, alpha per target), now."""
+        rows = np.zeros((3, n_features))
+        rows[np.arange(min(3, n_features)), np.arange(min(3, n_features))] = 1.0
+        y = np.zeros(3) if y_ndim == 1 else np.zeros((3, n_targets))
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            sklm.Ridge(**self.get_params()).fit(rows, y)
+
+    def fit(self, X, y, sample_weight=None):
+        """Coefficients from one pass over [X, y] and a small solve."""
+        names = _feature_names(X)
+        d, y, mean, Sxx, Sxy = normal_equations(X, y, sample_weight, self.fit_intercept, "Ridge.fit")
+        self._check_params(d, y.ndim, Sxy.shape[1])
+        alpha = np.broadcast_to(np.asarray(self.alpha, dtype=np.float64).reshape(-1), (Sxy.shape[1],))
+        eye = np.eye(d)
+        if self.positive:
+            coef = np.column_stack([nonnegative_solution(Sxx, Sxy[:, [j]], a) for j, a in enumerate(alpha)])
+        else:
+            coef = np.column_stack([scipy.linalg.solve(Sxx + a * eye, Sxy[:, j], assume_a="pos")
+                                    for j, a in enumerate(alpha)])
+        set_solution(self, coef, mean, d, y.ndim)
+        self.n_iter_ = None
+        self.__dict__.pop("feature_names_in_", None)
+        if names is not None:
+            self.feature_names_in_ = names
+        self.solver_ = self.solver if self.solver != "auto" else ("lbfgs" if self.positive else "cholesky")
+        return self
+
+    def predict(self, X):
+        """A lazy tensor of predictions."""
+        check_is_fitted(self)
+        X = check_array(X, dtype=_FLOATS)
+        if X.shape[1] != self.n_features_in_:
+            raise ValueError(f"X has {X.shape[1]} features, but Ridge is expecting "
+                             f"{self.n_features_in_} features as input.")
+        tail = () if self.coef_.ndim == 1 else (self.coef_.shape[0],)
+        return row_map(_predict_block, [X], shape=X.shape[:1] + tail, dtype=X.dtype,
+                       kwargs={"coef": self.coef_, "intercept": self.intercept_}, label="Ridge.predict")
+
+    def score(self, X, y, sample_weight=None):
+        """R^2 of the prediction on (X, y), computed now."""
+        from ..metrics import r2_score
+
+        return float(compute_now(r2_score(y, self.predict(X), sample_weight=sample_weight)))
