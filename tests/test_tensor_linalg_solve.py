@@ -1,0 +1,220 @@
+"""mt.linalg lu / solve_triangular / solve / inv / det / slogdet / matrix_power against NumPy
+and SciPy, on chunks that do not divide the shape."""
+from __future__ import annotations
+
+import numpy as np
+import pytest
+import scipy.linalg
+
+import mars_on_ray.tensor as mt
+from mars_on_ray.core.local import LocalExecutor
+from mars_on_ray.testing import assert_eq
+
+RS = np.random.RandomState(11)
+GENERAL = RS.rand(13, 13)
+SPD = GENERAL @ GENERAL.T + 13 * np.eye(13)
+BIG = RS.rand(50, 50) - 0.5
+TALL, WIDE = RS.rand(13, 7), RS.rand(7, 13)
+
+
+def _v(t):
+    return LocalExecutor().compute(t.data)[0]
+
+
+def test_linalg_namespace_holds_only_linalg_functions():
+    public = {name for name in dir(mt.linalg) if not name.startswith("_")}
+    assert {"solve", "inv", "det", "slogdet", "lu", "matrix_power", "qr", "svd", "cholesky", "norm",
+            "solve_triangular"} <= public
+    assert not public & {"np", "math", "itertools", "Operand", "options", "ChunkData", "annotations"}
+    assert mt.linalg.LinAlgError is np.linalg.LinAlgError
+    assert mt.matmul is mt.linalg.matmul and mt.tensordot is mt.linalg.tensordot
+
+
+@pytest.mark.parametrize("a,chunks", [(GENERAL, 4), (BIG, 16), (TALL, 4), (WIDE, 4), (TALL, (5, 3)),
+                                      (GENERAL.astype("f4"), 5), (np.ones((4, 4)), 3)])
+def test_lu_factors_are_scipys(a, chunks):
+    t = mt.tensor(a, chunk_size=chunks)
+    expected = scipy.linalg.lu(a)
+    tol = 1e-5 if a.dtype == np.float32 else 1e-10
+    for got, want in zip(mt.linalg.lu(t), expected):
+        assert_eq(got, want, rtol=tol, atol=tol)
+    p, lower, upper = (_v(x) for x in mt.linalg.lu(t))
+    np.testing.assert_allclose(p @ lower @ upper, a, atol=tol)
+    assert np.allclose(np.diagonal(lower), 1) and np.allclose(np.triu(lower, 1), 0)
+    assert np.allclose(np.tril(upper, -1), 0)
+    for got, want in zip(mt.linalg.lu(t, permute_l=True), scipy.linalg.lu(a, permute_l=True)):
+        assert_eq(got, want, rtol=tol, atol=tol)
+    assert_eq(mt.linalg.lu(t, p_indices=True)[0], scipy.linalg.lu(a, p_indices=True)[0])
+
+
+@pytest.mark.parametrize("shape", [(0, 3), (3, 0), (0, 0)])
+def test_lu_of_empty_matrices_has_scipys_shapes(shape):
+    for got, want in zip(mt.linalg.lu(np.ones(shape)), scipy.linalg.lu(np.ones(shape))):
+        assert_eq(got, want)
+
+
+def test_lu_of_unknown_shape_after_boolean_selection():
+    keep = np.ones(13, bool)
+    keep[[3, 8]] = False
+    t = mt.tensor(GENERAL, chunk_size=4)[mt.tensor(keep)]
+    for got, want in zip(mt.linalg.lu(t), scipy.linalg.lu(GENERAL[keep])):
+        assert_eq(got, want, rtol=1e-10, atol=1e-12)
+
+
+def test_lu_checks_finite_values_like_scipy():
+    with pytest.raises(ValueError, match="infs or NaNs"):
+        _v(mt.linalg.lu(mt.tensor(np.where(np.eye(5) > 0, np.nan, 1), chunk_size=2))[1])
+    with pytest.raises(ValueError, match="at least two-dimensional"):
+        mt.linalg.lu(np.ones(3))
+
+
+@pytest.mark.parametrize("lower", [True, False])
+@pytest.mark.parametrize("trans", [0, "T", 2])
+def test_solve_triangular_is_scipys(lower, trans):
+    tri = np.tril(SPD) if lower else np.triu(SPD)
+    t = mt.tensor(tri + 1j * np.tril(GENERAL) if trans == 2 else tri, chunk_size=4)
+    a = tri + 1j * np.tril(GENERAL) if trans == 2 else tri
+    for b, chunks in [(GENERAL[:, :3], (5, 2)), (GENERAL[0], 6)]:
+        expected = scipy.linalg.solve_triangular(a, b, lower=lower, trans=trans)
+        assert_eq(mt.linalg.solve_triangular(t, mt.tensor(b, chunk_size=chunks), lower=lower, trans=trans),
+                  expected, rtol=1e-10)
+    unit = scipy.linalg.solve_triangular(tri, GENERAL[0], lower=lower, unit_diagonal=True)
+    assert_eq(mt.linalg.solve_triangular(t.real if trans == 2 else t, GENERAL[0], lower=lower,
+                                         unit_diagonal=True), unit, rtol=1e-8)
+
+
+def test_solve_triangular_errors_are_scipys():
+    zero = np.triu(SPD)
+    zero[6, 6] = 0
+    with pytest.raises(np.linalg.LinAlgError, match="resolution failed at diagonal 6"):
+        _v(mt.linalg.solve_triangular(mt.tensor(zero, chunk_size=4), np.ones(13)))
+    with pytest.raises(ValueError, match="expected square matrix"):
+        mt.linalg.solve_triangular(TALL, np.ones(13))
+    with pytest.raises(ValueError, match="incompatible"):
+        mt.linalg.solve_triangular(SPD, np.ones(12))
+    assert_eq(mt.linalg.solve_triangular(np.triu(SPD).astype("f4"), np.ones(13, "f4")),
+              scipy.linalg.solve_triangular(np.triu(SPD).astype("f4"), np.ones(13, "f4")), rtol=1e-5)
+
+
+@pytest.mark.parametrize("a,chunks", [(SPD, 4), (GENERAL, 4), (BIG, 16), (GENERAL, (13, 3))])
+def test_solve_is_numpys_for_vectors_and_matrices(a, chunks):
+    t = mt.tensor(a, chunk_size=chunks)
+    n = a.shape[0]
+    for b, b_chunks in [(RS.rand(n), 5), (RS.rand(n, 1), 4), (RS.rand(n, 7), (6, 3))]:
+        assert_eq(mt.linalg.solve(t, mt.tensor(b, chunk_size=b_chunks)), np.linalg.solve(a, b), rtol=1e-9)
+
+
+def test_solve_keeps_float32_and_promotes_like_numpy():
+    a32, b32 = SPD.astype("f4"), GENERAL[:, :2].astype("f4")
+    assert_eq(mt.linalg.solve(mt.tensor(a32, chunk_size=4), b32), np.linalg.solve(a32, b32), rtol=1e-4)
+    assert_eq(mt.linalg.solve(mt.tensor(a32, chunk_size=4), GENERAL[:, 0]), np.linalg.solve(a32, GENERAL[:, 0]),
+              rtol=1e-5)
+    ints = (RS.rand(6, 6) * 10).astype(int) + 10 * np.eye(6, dtype=int)
+    assert_eq(mt.linalg.solve(mt.tensor(ints, chunk_size=4), np.arange(6)), np.linalg.solve(ints, np.arange(6)))
+    cplx = GENERAL + 1j * SPD
+    assert_eq(mt.linalg.solve(mt.tensor(cplx, chunk_size=4), GENERAL[0]), np.linalg.solve(cplx, GENERAL[0]))
+
+
+def test_solve_with_right_hand_sides_of_unknown_length():
+    b = mt.tensor(GENERAL[:, :3], chunk_size=4)[mt.tensor(np.ones(13, bool))]
+    assert b.shape[0] != b.shape[0]  # nan: unknown until executed
+    assert_eq(mt.linalg.solve(mt.tensor(SPD, chunk_size=5), b), np.linalg.solve(SPD, GENERAL[:, :3]))
+    short = mt.tensor(np.ones(12))[mt.tensor(np.ones(12, bool))]
+    with pytest.raises(ValueError, match="mismatch in its core dimension"):
+        _v(mt.linalg.solve(mt.tensor(SPD, chunk_size=5), short))
+
+
+def test_solve_of_a_singular_matrix_raises_at_execution():
+    singular = np.ones((5, 5))
+    t = mt.linalg.solve(mt.tensor(singular, chunk_size=2), np.ones(5))  # builds
+    with pytest.raises(np.linalg.LinAlgError, match="Singular matrix"):
+        _v(t)
+    with pytest.raises(np.linalg.LinAlgError, match="Singular matrix"):
+        _v(mt.linalg.inv(mt.tensor(np.diag([1.0, 2, 0, 3, 4, 5]), chunk_size=4)))
+
+
+def test_solve_errors_at_build_time_are_numpys():
+    with pytest.raises(np.linalg.LinAlgError, match="Last 2 dimensions of the array must be square"):
+        mt.linalg.solve(TALL, np.ones(13))
+    with pytest.raises(np.linalg.LinAlgError, match="1-dimensional array given"):
+        mt.linalg.solve(np.ones(3), np.ones(3))
+    with pytest.raises(ValueError, match="mismatch in its core dimension 0"):
+        mt.linalg.solve(SPD, np.ones(12))
+    with pytest.raises(ValueError, match="mismatch in its core dimension 0"):
+        mt.linalg.solve(SPD, np.ones((12, 2)))
+
+
+def test_solve_with_nan_and_empty_inputs_is_numpys():
+    nan = GENERAL.copy()
+    nan[2, 3] = np.nan
+    assert_eq(mt.linalg.solve(mt.tensor(nan, chunk_size=4), GENERAL[0]), np.linalg.solve(nan, GENERAL[0]))
+    assert_eq(mt.linalg.solve(np.ones((0, 0)), np.ones(0)), np.linalg.solve(np.ones((0, 0)), np.ones(0)))
+    assert_eq(mt.linalg.solve(SPD, np.ones((13, 0))), np.linalg.solve(SPD, np.ones((13, 0))))
+
+
+@pytest.mark.parametrize("a,chunks", [(SPD, 4), (GENERAL, 4), (BIG, 16), (GENERAL.astype("f4"), 5),
+                                      ((GENERAL * 10).astype(int), 4), (GENERAL + 2j * SPD, 6)])
+def test_inv_is_numpys(a, chunks):
+    tol = 1e-4 if a.dtype == np.float32 else 1e-8
+    assert_eq(mt.linalg.inv(mt.tensor(a, chunk_size=chunks)), np.linalg.inv(a), rtol=tol, atol=tol)
+
+
+def test_inv_of_unknown_shape_stacked_and_empty():
+    t = mt.tensor(GENERAL, chunk_size=4)[mt.tensor(np.ones(13, bool))]
+    assert_eq(mt.linalg.inv(t), np.linalg.inv(GENERAL), rtol=1e-8)
+    with pytest.raises(np.linalg.LinAlgError, match="square"):
+        _v(mt.linalg.inv(mt.tensor(TALL, chunk_size=4)[mt.tensor(np.ones(13, bool))]))
+    stack = RS.rand(3, 4, 4) + 4 * np.eye(4)
+    assert_eq(mt.linalg.inv(mt.tensor(stack, chunk_size=2)), np.linalg.inv(stack))
+    assert_eq(mt.linalg.inv(np.ones((0, 0))), np.linalg.inv(np.ones((0, 0))))
+
+
+@pytest.mark.parametrize("a,chunks", [(SPD, 4), (GENERAL, 4), (BIG, 16), (GENERAL.astype("f4"), 5),
+                                      ((GENERAL * 10).astype(int), 4), (GENERAL + 2j * SPD, 6),
+                                      (np.diag([1.0, 2, 0, 3]), 3), (-np.eye(5)[[1, 0, 2, 4, 3]], 2)])
+def test_det_and_slogdet_are_numpys(a, chunks):
+    t = mt.tensor(a, chunk_size=chunks)
+    tol = 1e-4 if a.dtype == np.float32 else 1e-9
+    assert_eq(mt.linalg.det(t), np.linalg.det(a), rtol=tol)
+    sign, log = mt.linalg.slogdet(t)
+    want = np.linalg.slogdet(a)
+    assert_eq(sign, want.sign, rtol=tol)
+    assert_eq(log, want.logabsdet, rtol=tol)
+
+
+def test_det_of_stacked_empty_nan_and_bad_input():
+    stack = RS.rand(2, 3, 5, 5)
+    assert_eq(mt.linalg.det(mt.tensor(stack, chunk_size=2)), np.linalg.det(stack))
+    assert_eq(mt.linalg.slogdet(mt.tensor(stack, chunk_size=2))[1], np.linalg.slogdet(stack)[1])
+    assert_eq(mt.linalg.det(np.ones((0, 0))), np.linalg.det(np.ones((0, 0))))
+    nan = GENERAL.copy()
+    nan[5, 5] = np.nan
+    with np.errstate(invalid="ignore"):
+        assert_eq(mt.linalg.det(mt.tensor(nan, chunk_size=4)), np.linalg.det(nan))
+    with pytest.raises(np.linalg.LinAlgError, match="square"):
+        mt.linalg.det(TALL)
+    with pytest.raises(np.linalg.LinAlgError, match="at least two-dimensional"):
+        mt.linalg.slogdet(np.ones(3))
+
+
+@pytest.mark.parametrize("n", [0, 1, 2, 3, 6, -1, -3])
+def test_matrix_power_is_numpys(n):
+    assert_eq(mt.linalg.matrix_power(mt.tensor(SPD / 13, chunk_size=4), n), np.linalg.matrix_power(SPD / 13, n),
+              rtol=1e-8)
+    ints = (GENERAL[:5, :5] * 4).astype(int)
+    if n >= 0:
+        assert_eq(mt.linalg.matrix_power(mt.tensor(ints, chunk_size=2), n), np.linalg.matrix_power(ints, n))
+    stack = RS.rand(2, 3, 3) + 3 * np.eye(3)
+    assert_eq(mt.linalg.matrix_power(mt.tensor(stack, chunk_size=2), n), np.linalg.matrix_power(stack, n),
+              rtol=1e-8)
+
+
+def test_matrix_power_errors_are_numpys():
+    with pytest.raises(TypeError, match="exponent must be an integer"):
+        mt.linalg.matrix_power(SPD, 1.5)
+    with pytest.raises(np.linalg.LinAlgError, match="square"):
+        mt.linalg.matrix_power(TALL, 2)
+    with pytest.raises(np.linalg.LinAlgError, match="at least two-dimensional"):
+        mt.linalg.matrix_power(np.ones(3), 2)
+    with pytest.raises(np.linalg.LinAlgError, match="Singular matrix"):
+        _v(mt.linalg.matrix_power(mt.tensor(np.ones((4, 4)), chunk_size=3), -1))
