@@ -1,5 +1,5 @@
-"""mt.linalg lu / solve_triangular / solve / inv / det / slogdet / matrix_power against NumPy
-and SciPy, on chunks that do not divide the shape."""
+"""mt.linalg lu / solve_triangular / solve / inv / det / slogdet / matrix_power / lstsq / pinv /
+matrix_rank / cond / eigh against NumPy and SciPy, on chunks that do not divide the shape."""
 from __future__ import annotations
 
 import numpy as np
@@ -23,8 +23,8 @@ def _v(t):
 
 def test_linalg_namespace_holds_only_linalg_functions():
     public = {name for name in dir(mt.linalg) if not name.startswith("_")}
-    assert {"solve", "inv", "det", "slogdet", "lu", "matrix_power", "qr", "svd", "cholesky", "norm",
-            "solve_triangular"} <= public
+    assert {"solve", "inv", "lstsq", "det", "slogdet", "lu", "matrix_power", "qr", "svd", "cholesky",
+            "norm", "pinv", "matrix_rank", "cond", "eigh", "eigvalsh", "solve_triangular"} <= public
     assert not public & {"np", "math", "itertools", "Operand", "options", "ChunkData", "annotations"}
     assert mt.linalg.LinAlgError is np.linalg.LinAlgError
     assert mt.matmul is mt.linalg.matmul and mt.tensordot is mt.linalg.tensordot
@@ -218,3 +218,103 @@ def test_matrix_power_errors_are_numpys():
         mt.linalg.matrix_power(np.ones(3), 2)
     with pytest.raises(np.linalg.LinAlgError, match="Singular matrix"):
         _v(mt.linalg.matrix_power(mt.tensor(np.ones((4, 4)), chunk_size=3), -1))
+
+
+@pytest.mark.parametrize("a,chunks", [(RS.rand(23, 5), (7, 5)), (RS.rand(23, 5), (7, 2)), (RS.rand(5, 23), (5, 7)),
+                                      (RS.rand(9, 9), 4), (RS.rand(23, 5).astype("f4"), 6)])
+def test_lstsq_is_numpys(a, chunks):
+    tol = 1e-4 if a.dtype == np.float32 else 1e-9
+    for b in (RS.rand(a.shape[0]), RS.rand(a.shape[0], 3)):
+        got = mt.linalg.lstsq(mt.tensor(a, chunk_size=chunks), mt.tensor(b, chunk_size=4))
+        want = np.linalg.lstsq(a, b)
+        for g, w in zip(got, want):
+            assert_eq(g, w, rtol=tol, atol=tol)
+
+
+def test_lstsq_rank_deficient_has_no_residuals_and_numpys_minimum_norm_solution():
+    a = RS.rand(23, 5)
+    a[:, 4] = a[:, 0] + a[:, 1]
+    b = RS.rand(23, 2)
+    got, want = mt.linalg.lstsq(mt.tensor(a, chunk_size=(7, 5)), b), np.linalg.lstsq(a, b)
+    assert int(_v(got[2])) == want[2] == 4
+    assert _v(got[1]).shape == (0,)
+    assert_eq(got[0], want[0], rtol=1e-8)
+    assert_eq(got[3], want[3], rtol=1e-8, atol=1e-12)
+    x, _, rank, _ = mt.linalg.lstsq(mt.tensor(a, chunk_size=(7, 5)), b, rcond=0.5)
+    ex, _, erank, _ = np.linalg.lstsq(a, b, rcond=0.5)
+    assert int(_v(rank)) == erank
+    assert_eq(x, ex, rtol=1e-8)
+
+
+def test_lstsq_errors_are_numpys():
+    with pytest.raises(np.linalg.LinAlgError, match="Incompatible dimensions"):
+        mt.linalg.lstsq(TALL, np.ones(12))
+    with pytest.raises(np.linalg.LinAlgError, match="1-dimensional array given"):
+        mt.linalg.lstsq(np.ones(3), np.ones(3))
+
+
+@pytest.mark.parametrize("a,chunks", [(TALL, (4, 7)), (WIDE, (7, 4)), (GENERAL, 4), (TALL.astype("f4"), 5)])
+def test_pinv_and_matrix_rank_are_numpys(a, chunks):
+    tol = 1e-4 if a.dtype == np.float32 else 1e-9
+    t = mt.tensor(a, chunk_size=chunks)
+    assert_eq(mt.linalg.pinv(t), np.linalg.pinv(a), rtol=tol, atol=tol)
+    assert_eq(mt.linalg.matrix_rank(t), np.asarray(np.linalg.matrix_rank(a)))
+    deficient = np.concatenate([a, a[:, :1] * 2], axis=1)
+    assert_eq(mt.linalg.matrix_rank(mt.tensor(deficient, chunk_size=chunks)),
+              np.asarray(np.linalg.matrix_rank(deficient)))
+    assert_eq(mt.linalg.pinv(mt.tensor(deficient, chunk_size=chunks)), np.linalg.pinv(deficient), rtol=1e-4,
+              atol=tol)
+
+
+def test_matrix_rank_of_vectors_and_stacks():
+    assert_eq(mt.linalg.matrix_rank(np.zeros(4)), np.asarray(np.linalg.matrix_rank(np.zeros(4))))
+    assert_eq(mt.linalg.matrix_rank(np.arange(4)), np.asarray(np.linalg.matrix_rank(np.arange(4))))
+    stack = RS.rand(3, 4, 4)
+    stack[1, :, 0] = stack[1, :, 1]
+    assert_eq(mt.linalg.matrix_rank(mt.tensor(stack, chunk_size=2)), np.linalg.matrix_rank(stack))
+    assert_eq(mt.linalg.pinv(mt.tensor(stack, chunk_size=2)), np.linalg.pinv(stack))
+
+
+@pytest.mark.parametrize("p", [None, 2, -2, 1, -1, np.inf, -np.inf, "fro", "nuc"])
+def test_cond_is_numpys(p):
+    assert_eq(mt.linalg.cond(mt.tensor(GENERAL, chunk_size=4), p), np.linalg.cond(GENERAL, p), rtol=1e-8)
+    singular = np.diag([1.0, 2, 0, 3])
+    if p == "nuc":  # NumPy's SVD of inv's NaNs raises, and so does ours
+        with pytest.raises(np.linalg.LinAlgError):
+            np.linalg.cond(singular, p)
+        with pytest.raises(np.linalg.LinAlgError):
+            _v(mt.linalg.cond(mt.tensor(singular, chunk_size=3), p))
+    else:
+        assert_eq(mt.linalg.cond(mt.tensor(singular, chunk_size=3), p), np.linalg.cond(singular, p))
+    if p not in (None, 2, -2, "nuc"):  # NumPy's SVD of a NaN matrix raises
+        nan = singular.copy()
+        nan[0, 1] = np.nan
+        assert_eq(mt.linalg.cond(mt.tensor(nan, chunk_size=3), p), np.linalg.cond(nan, p))
+    assert_eq(mt.linalg.cond(mt.tensor(GENERAL.astype("f4"), chunk_size=5), p),
+              np.linalg.cond(GENERAL.astype("f4"), p), rtol=1e-3)
+
+
+def test_cond_errors_and_stacks():
+    with pytest.raises(np.linalg.LinAlgError, match="cond is not defined on empty arrays"):
+        mt.linalg.cond(np.ones((0, 0)))
+    with pytest.raises(np.linalg.LinAlgError, match="square"):
+        mt.linalg.cond(TALL, 1)
+    assert_eq(mt.linalg.cond(mt.tensor(TALL, chunk_size=4)), np.linalg.cond(TALL), rtol=1e-9)
+    stack = RS.rand(3, 4, 4)
+    assert_eq(mt.linalg.cond(mt.tensor(stack, chunk_size=2), "fro"), np.linalg.cond(stack, "fro"))
+
+
+@pytest.mark.parametrize("uplo", ["L", "U"])
+def test_eigh_and_eigvalsh_are_numpys(uplo):
+    a = GENERAL + GENERAL.T
+    w, v = mt.linalg.eigh(mt.tensor(a, chunk_size=4), UPLO=uplo)
+    ew, ev = np.linalg.eigh(a, UPLO=uplo)
+    assert_eq(w, ew)
+    assert_eq(v, ev)
+    assert_eq(mt.linalg.eigvalsh(mt.tensor(np.triu(a), chunk_size=4), UPLO=uplo), np.linalg.eigvalsh(np.triu(a), uplo))
+    stack = RS.rand(3, 4, 4)
+    assert_eq(mt.linalg.eigvalsh(mt.tensor(stack, chunk_size=2)), np.linalg.eigvalsh(stack))
+    with pytest.raises(np.linalg.LinAlgError, match="square"):
+        mt.linalg.eigh(TALL)
+    with pytest.raises(ValueError, match="UPLO"):
+        mt.linalg.eigvalsh(a, UPLO="X")
