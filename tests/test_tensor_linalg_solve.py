@@ -246,6 +246,18 @@ def test_lstsq_rank_deficient_has_no_residuals_and_numpys_minimum_norm_solution(
     assert_eq(x, ex, rtol=1e-8)
 
 
+def test_lstsq_and_pinv_of_complex_matrices_and_unknown_lengths():
+    a = RS.rand(23, 5) + 1j * RS.rand(23, 5)
+    b = RS.rand(23, 2) - 1j * RS.rand(23, 2)
+    for g, w in zip(mt.linalg.lstsq(mt.tensor(a, chunk_size=(7, 5)), b), np.linalg.lstsq(a, b)):
+        assert_eq(g, w, rtol=1e-9, atol=1e-12)
+    assert_eq(mt.linalg.pinv(mt.tensor(a, chunk_size=(7, 5))), np.linalg.pinv(a), rtol=1e-9)
+    assert_eq(mt.linalg.pinv(mt.tensor(a.T, chunk_size=(5, 7))), np.linalg.pinv(a.T), rtol=1e-9)
+    unknown = mt.tensor(b.real, chunk_size=5)[mt.tensor(np.ones(23, bool))]
+    for g, w in zip(mt.linalg.lstsq(mt.tensor(a.real, chunk_size=(7, 5)), unknown), np.linalg.lstsq(a.real, b.real)):
+        assert_eq(g, w, rtol=1e-9, atol=1e-12)
+
+
 def test_lstsq_errors_are_numpys():
     with pytest.raises(np.linalg.LinAlgError, match="Incompatible dimensions"):
         mt.linalg.lstsq(TALL, np.ones(12))

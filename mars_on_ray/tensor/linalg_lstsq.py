@@ -74,6 +74,11 @@ class Residuals(Operand):
         return np.atleast_1d(sums) if rank == self.n else np.empty(0, sums.dtype)
 
 
+def _h(t):
+    """The conjugate transpose (the transpose of a real tensor)."""
+    return t.T.conj() if np.iscomplexobj(t.data.meta) else t.T
+
+
 def _two_d(t, name):
     if t.ndim != 2:
         raise LinAlgError(f"{t.ndim}-dimensional array given. Array must be two-dimensional")
@@ -92,7 +97,7 @@ def lstsq(a, b, rcond=None):
     if rhs.ndim not in (1, 2):
         raise LinAlgError(f"{rhs.ndim}-dimensional array given. Array must be one or two-dimensional")
     m, n = t.shape
-    if rhs.shape[0] != m:
+    if rhs.shape[0] != m and not math.isnan(rhs.shape[0]):  # unknown: checked by the contraction
         raise LinAlgError("Incompatible dimensions")
     probe = np.linalg.lstsq(np.eye(2, dtype=t.dtype), np.ones((2,) * rhs.ndim, rhs.dtype))
     dtype, real = probe[0].dtype, probe[3].dtype
@@ -103,8 +108,8 @@ def lstsq(a, b, rcond=None):
         raise NotImplementedError("mt.linalg.lstsq: empty a or b")
     t, rhs = (x.astype(dtype) if x.dtype != dtype else x for x in (t, rhs))
     wide = m < n
-    q, r = qr(t.T.conj() if wide else t)
-    c = rhs if wide else q.T.conj() @ rhs
+    q, r = qr(_h(t) if wide else t)
+    c = rhs if wide else _h(q) @ rhs
     k = min(m, n)
 
     def part(which, shape, dt):
@@ -144,10 +149,10 @@ def pinv(a, rcond=None, hermitian=False, *, rtol=_NO_VALUE):
         return zeros((n, m), dtype=dtype)
     t = t.astype(dtype) if t.dtype != dtype else t
     wide = m < n
-    q, r = qr(t.T.conj() if wide else t)
-    r_inv = map_chunk(r, np.linalg.pinv, kwargs={"rcond": rcond}, elementwise=False, dtype=dtype)
-    r_inv = r_inv.reshape(r.shape[::-1])  # a one-chunk square: its shape known again
-    return q @ r_inv.T.conj() if wide else r_inv @ q.T.conj()
+    q, r = qr(_h(t) if wide else t)
+    # R is square (min(m, n) on each side) and one chunk: its pinv keeps the shape
+    r_inv = map_chunk(r, np.linalg.pinv, kwargs={"rcond": rcond}, elementwise=True, dtype=dtype)
+    return q @ _h(r_inv) if wide else r_inv @ _h(q)
 
 
 def matrix_rank(A, tol=None, hermitian=False, *, rtol=None):

@@ -3,11 +3,12 @@
 
 LU is right-looking over square blocks of the chunk size, as LAPACK's blocked ``getrf``: the
 column panel of the rows not yet pivoted is factored in one task with partial pivoting over all
-of them (so the pivots, P, are SciPy's up to ties), its row order is applied to the columns on
-its right, whose top blocks are solved against L's diagonal block (U's block row) and whose
-other blocks are updated (``A -= L U``). L's earlier columns take the later panels' row orders
-once, at the end. A task holds at most one column panel (rows x chunk), as a TSQR row block;
-the row order (one integer a row) is the only whole-matrix value in one place.
+of them (so the pivots, P, are SciPy's unless two candidates differ only by rounding), then one
+task per column block on its right puts the column in the panel's row order, solves its top
+block against L's diagonal block (U's block) and updates the blocks below (``A -= L U``). L's
+earlier columns take the later panels' row orders once, at the end. A task holds at most two
+column strips (rows x chunk), as a TSQR row block does one; the row order (one integer a row)
+is the only whole-matrix value in one place.
 """
 from __future__ import annotations
 
@@ -75,11 +76,23 @@ class ComposeOrders(Operand):
         return np.argsort(order) if self.invert else order
 
 
-class Update(Operand):
-    """The trailing update of one block: ``a - l @ u``."""
+class ColumnStep(Operand):
+    """One column block of the trailing matrix through one panel step: its rows (inputs from
+    ``n_panel + 1`` on) put in the panel's order (input 0), the top block solved against L's
+    diagonal block (U's block: output 0), the blocks below updated ``A - L U`` (outputs 1..);
+    inputs 1..``n_panel`` are the panel's L blocks."""
 
-    def execute(self, a, lower, upper):
-        return a - lower @ upper
+    _params = ("n_panel", "n_outputs")
+
+    def execute(self, order, *blocks):
+        lower = _stack(blocks[:self.n_panel])
+        column = blocks[self.n_panel:]
+        rows = _stack(column)[order]
+        top = len(column[0])
+        upper = scipy.linalg.solve_triangular(lower[:top], rows[:top], lower=True, unit_diagonal=True,
+                                              check_finite=False)
+        rest = rows[top:] - lower[top:] @ upper
+        return (upper, *_cut(rest, [len(b) for b in column[1:]], 2)) if self.n_outputs > 1 else upper
 
 
 class TriSolve(Operand):
@@ -167,16 +180,12 @@ def factor(t: Tiled, label: str) -> Factors:
         upper[j, j] = ChunkData(op, panel, (ks[j], cols[j]), meta, (j, j), 1)
         for i in range(j, n_rows):
             lower[i, j] = ChunkData(op, panel, (rows[i], ks[j]), meta, (j, j), 2 + i - j)
-        for k in range(j + 1, n_cols):
-            perm = Permute(splits=rows[j:], n_outputs=n_rows - j, label=label)
-            strip = [orders[j], *(work[i, k] for i in range(j, n_rows))]
-            pieces = [ChunkData(perm, strip, (rows[i], cols[k]), meta, (j, k), i - j)
-                      for i in range(j, n_rows)]
-            upper[j, k] = ChunkData(TriSolve(lower=True, unit=True, offset=0, singular="numpy", label=label),
-                                    [lower[j, j], pieces[0]], (ks[j], cols[k]), meta, (j, k))
+        for k in range(j + 1, n_cols):  # one task a column: its strip and the panel's L
+            step = ColumnStep(n_panel=n_rows - j, n_outputs=n_rows - j, label=label)
+            inputs = [orders[j], *(lower[i, j] for i in range(j, n_rows)), *(work[i, k] for i in range(j, n_rows))]
+            upper[j, k] = ChunkData(step, inputs, (ks[j], cols[k]), meta, (j, k), 0)
             for i in range(j + 1, n_rows):
-                work[i, k] = ChunkData(Update(label=label), [pieces[i - j], lower[i, j], upper[j, k]],
-                                       (rows[i], cols[k]), meta, (i, k))
+                work[i, k] = ChunkData(step, inputs, (rows[i], cols[k]), meta, (j, k), i - j)
     for j in range(min(steps, n_rows - 1)):  # the later panels' orders, below block j
         base = starts[j + 1]
         later = ComposeOrders(starts=tuple(starts[i] - base for i in range(j + 1, steps)), size=m - base,
