@@ -30,6 +30,15 @@ def test_linalg_namespace_holds_only_linalg_functions():
     assert mt.matmul is mt.linalg.matmul and mt.tensordot is mt.linalg.tensordot
 
 
+def test_numpy_linalg_functions_on_tensors_stay_lazy():
+    t = mt.tensor(SPD, chunk_size=4)
+    for got, want in [(np.linalg.solve(t, GENERAL[0]), np.linalg.solve(SPD, GENERAL[0])),
+                      (np.linalg.inv(t), np.linalg.inv(SPD)), (np.linalg.det(t), np.linalg.det(SPD)),
+                      (np.linalg.matrix_power(t, 2), np.linalg.matrix_power(SPD, 2))]:
+        assert isinstance(got, mt.Tensor)
+        assert_eq(got, want, rtol=1e-9)
+
+
 @pytest.mark.parametrize("a,chunks", [(GENERAL, 4), (BIG, 16), (TALL, 4), (WIDE, 4), (TALL, (5, 3)),
                                       (GENERAL.astype("f4"), 5), (np.ones((4, 4)), 3)])
 def test_lu_factors_are_scipys(a, chunks):

@@ -153,9 +153,11 @@ class Factors:
 
 
 def square_blocks(t: Tiled) -> Tiled:
-    """``t`` re-split into blocks of its larger leading chunk extent on both axes, so that
-    diagonal blocks are square."""
-    size = int(max(t.nsplits[0][0], t.nsplits[1][0]))
+    """``t`` re-split into blocks of its largest chunk extent on both axes, so that diagonal
+    blocks are square."""
+    if 0 in [sum(s) for s in t.nsplits]:  # known empty inputs never get here
+        raise NotImplementedError("mt.linalg: an empty matrix whose shape was unknown when built")
+    size = int(max(*t.nsplits[0], *t.nsplits[1]))
     return rechunk_tiled(t, [_even(int(sum(s)), size) for s in t.nsplits])
 
 
@@ -258,8 +260,8 @@ def _known(x) -> bool:
 def lu(a, permute_l=False, overwrite_a=False, check_finite=True, p_indices=False):
     """SciPy's ``lu``: ``(P, L, U)`` with ``a == P @ L @ U`` (``permute_l``: ``(P @ L, U)``;
     ``p_indices``: P as the row indices ``p`` with ``a == (L @ U)[p]``), blocked over the
-    chunks with partial pivoting over whole columns, so P is SciPy's (up to ties between
-    equally large pivots)."""
+    chunks with partial pivoting over whole columns, so P is SciPy's (unless two candidate
+    pivots differ only by rounding)."""
     from .datasource import arange, eye, zeros
     from .methods import map_chunk
 
