@@ -191,6 +191,16 @@ def test_det_and_slogdet_are_numpys(a, chunks):
     assert_eq(log, want.logabsdet, rtol=tol)
 
 
+def test_det_and_matrix_power_of_unknown_shape():
+    t = mt.tensor(GENERAL, chunk_size=4)[mt.tensor(np.ones(13, bool))]
+    assert_eq(mt.linalg.det(t), np.linalg.det(GENERAL), rtol=1e-9)
+    assert_eq(mt.linalg.slogdet(t)[1], np.linalg.slogdet(GENERAL)[1], rtol=1e-9)
+    assert_eq(mt.linalg.matrix_power(t, 3), np.linalg.matrix_power(GENERAL, 3), rtol=1e-9)
+    assert_eq(mt.linalg.matrix_power(t, 0), np.linalg.matrix_power(GENERAL, 0))
+    with pytest.raises(np.linalg.LinAlgError, match="square"):
+        _v(mt.linalg.det(mt.tensor(TALL, chunk_size=4)[mt.tensor(np.ones(13, bool))]))
+
+
 def test_det_of_stacked_empty_nan_and_bad_input():
     stack = RS.rand(2, 3, 5, 5)
     assert_eq(mt.linalg.det(mt.tensor(stack, chunk_size=2)), np.linalg.det(stack))

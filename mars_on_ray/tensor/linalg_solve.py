@@ -37,30 +37,40 @@ def _stack(blocks):
     return blocks[0] if len(blocks) == 1 else np.concatenate(blocks)
 
 
-def _cut(rows, splits, n_outputs):
-    bounds = offsets(splits)
-    out = tuple(rows[lo:hi] for lo, hi in itertools.pairwise(bounds))
-    return out if n_outputs > 1 else out[0]
+def _cut(rows, splits) -> tuple:
+    return tuple(rows[lo:hi] for lo, hi in itertools.pairwise(offsets(splits)))
+
+
+def _outputs(pieces: tuple):
+    return pieces if len(pieces) > 1 else pieces[0]
 
 
 class PanelLU(Operand):
     """SciPy's LU of a column panel (its row blocks stacked): outputs the row order
     (``panel[order] == L @ U``), U's diagonal block, then L's block of each row block."""
 
-    _params = ("n_outputs",)
+    _params = ("n_blocks",)
+
+    @property
+    def n_outputs(self) -> int:  # type: ignore[override]
+        return 2 + self.n_blocks
 
     def execute(self, *blocks):
         p, lower, upper = scipy.linalg.lu(_stack(blocks), p_indices=True, check_finite=False)
-        return (np.argsort(p), upper, *_cut(lower, [len(b) for b in blocks], 2))
+        return (np.argsort(p), upper, *_cut(lower, [len(b) for b in blocks]))
 
 
 class Permute(Operand):
     """The rows of the stacked blocks (inputs 1..) in ``order`` (input 0), cut into ``splits``."""
 
-    _params = ("splits", "n_outputs")
+    _params = ("splits",)
+
+    @property
+    def n_outputs(self) -> int:  # type: ignore[override]
+        return len(self.splits)
 
     def execute(self, order, *blocks):
-        return _cut(_stack(blocks)[order], self.splits, self.n_outputs)
+        return _outputs(_cut(_stack(blocks)[order], self.splits))
 
 
 class ComposeOrders(Operand):
@@ -82,7 +92,11 @@ class ColumnStep(Operand):
     diagonal block (U's block: output 0), the blocks below updated ``A - L U`` (outputs 1..);
     inputs 1..``n_panel`` are the panel's L blocks."""
 
-    _params = ("n_panel", "n_outputs")
+    _params = ("n_panel",)
+
+    @property
+    def n_outputs(self) -> int:  # type: ignore[override]
+        return self.n_panel
 
     def execute(self, order, *blocks):
         lower = _stack(blocks[:self.n_panel])
@@ -92,7 +106,7 @@ class ColumnStep(Operand):
         upper = scipy.linalg.solve_triangular(lower[:top], rows[:top], lower=True, unit_diagonal=True,
                                               check_finite=False)
         rest = rows[top:] - lower[top:] @ upper
-        return (upper, *_cut(rest, [len(b) for b in column[1:]], 2)) if self.n_outputs > 1 else upper
+        return _outputs((upper, *_cut(rest, [len(b) for b in column[1:]])))
 
 
 class TriSolve(Operand):
@@ -177,13 +191,13 @@ def factor(t: Tiled, label: str) -> Factors:
     lower, upper, orders = {}, {}, []
     for j in range(steps):
         panel = [work[i, j] for i in range(j, n_rows)]
-        op = PanelLU(n_outputs=2 + n_rows - j, label=label)
+        op = PanelLU(n_blocks=n_rows - j, label=label)
         orders.append(ChunkData(op, panel, (m - starts[j],), _ORDER_META, (j, j), 0))
         upper[j, j] = ChunkData(op, panel, (ks[j], cols[j]), meta, (j, j), 1)
         for i in range(j, n_rows):
             lower[i, j] = ChunkData(op, panel, (rows[i], ks[j]), meta, (j, j), 2 + i - j)
         for k in range(j + 1, n_cols):  # one task a column: its strip and the panel's L
-            step = ColumnStep(n_panel=n_rows - j, n_outputs=n_rows - j, label=label)
+            step = ColumnStep(n_panel=n_rows - j, label=label)
             inputs = [orders[j], *(lower[i, j] for i in range(j, n_rows)), *(work[i, k] for i in range(j, n_rows))]
             upper[j, k] = ChunkData(step, inputs, (ks[j], cols[k]), meta, (j, k), 0)
             for i in range(j + 1, n_rows):
@@ -193,7 +207,7 @@ def factor(t: Tiled, label: str) -> Factors:
         later = ComposeOrders(starts=tuple(starts[i] - base for i in range(j + 1, steps)), size=m - base,
                               invert=False, label=label)
         order = ChunkData(later, orders[j + 1:], (m - base,), _ORDER_META, (j + 1, j))
-        perm = Permute(splits=rows[j + 1:], n_outputs=n_rows - j - 1, label=label)
+        perm = Permute(splits=rows[j + 1:], label=label)
         strip = [order, *(lower[i, j] for i in range(j + 1, n_rows))]
         for i in range(j + 1, n_rows):
             lower[i, j] = ChunkData(perm, strip, (rows[i], ks[j]), meta, (j + 1, j), i - j - 1)
@@ -233,7 +247,7 @@ class LU(Operand):
             lower = _triangle(f.lower, (f.rows, f.ks), out.meta, self.label)
             grid = chunk_grid(lower.chunks.shape)
             for j in range(grid.shape[1]):
-                perm = Permute(splits=f.rows, n_outputs=len(f.rows), label=self.label)
+                perm = Permute(splits=f.rows, label=self.label)
                 strip = [inverse, *lower.chunks[:, j]]
                 for i in range(grid.shape[0]):
                     grid[i, j] = ChunkData(perm, strip, lower.chunks[i, j].shape, out.meta, (0, j), i)
@@ -359,7 +373,7 @@ class Substitution(Operand):
             f = factor(ta, self.label)
         for col, index in _columns(tb):
             if self.lu:  # P^T b, then L (unit diagonal), then U
-                perm = Permute(splits=rows, n_outputs=len(rows), label=self.label)
+                perm = Permute(splits=rows, label=self.label)
                 col = [ChunkData(perm, [f.order, *col], c.shape, out.meta, index(0), i) for i, c in enumerate(col)]
                 col = substitute(lambda i, k: f.lower[i, k], col, True, True, "numpy", starts, index,
                                  out.meta, self.label)
@@ -582,9 +596,12 @@ def matrix_power(a, n):
     except TypeError as exc:
         raise TypeError("exponent must be an integer") from exc
     if n == 0:
+        size = t.shape[-1] if _known(t.shape[-1]) else t.shape[-2]
+        if not _known(size) or not all(_known(s) for s in t.shape[:-2]):
+            raise NotImplementedError("mt.linalg.matrix_power(a, 0) of a tensor of unknown shape")
         if t.ndim > 2:
-            return broadcast_to(eye(t.shape[-1], dtype=t.dtype), t.shape)
-        return eye(t.shape[-1], dtype=t.dtype, chunk_size=t.data.chunk_size)
+            return broadcast_to(eye(size, dtype=t.dtype), t.shape[:-2] + (size, size))
+        return eye(size, dtype=t.dtype, chunk_size=t.data.chunk_size)
     if n < 0:
         t, n = inv(t), -n
     result = square = None
