@@ -135,12 +135,15 @@ class TriSolve(Operand):
 
 
 class PermBlock(Operand):
-    """Block ``[rows, cols]`` of the permutation matrix P with ``P[order[c], c] = 1``."""
+    """Block ``[rows, cols]`` of the permutation matrix P with ``P[order[c], c] = 1``
+    (``transposed``: of P^T, ``P^T[r, order[r]] = 1``)."""
 
-    _params = ("rows", "cols", "dtype")
+    _params = ("rows", "cols", "dtype", "transposed")
 
     def execute(self, order):
         (r0, r1), (c0, c1) = self.rows, self.cols
+        if self.transposed:
+            return (order[r0:r1, None] == np.arange(c0, c1)).astype(self.dtype)
         return (order[c0:c1] == np.arange(r0, r1)[:, None]).astype(self.dtype)
 
 
@@ -256,7 +259,7 @@ class LU(Operand):
         bounds = offsets(f.rows)
         for i, j in np.ndindex(*grid.shape):
             op = PermBlock(rows=(bounds[i], bounds[i + 1]), cols=(bounds[j], bounds[j + 1]), dtype=out.dtype,
-                           label=self.label)
+                           transposed=False, label=self.label)
             grid[i, j] = ChunkData(op, [f.order], (f.rows[i], f.rows[j]), out.meta, (i, j))
         return Tiled(grid, [f.rows, f.rows])
 
@@ -361,20 +364,28 @@ class Substitution(Operand):
         _check_square(shape_a, scipy_style=not self.lu)  # shapes unknown when built
         ta = square_blocks(ta)
         rows = ta.nsplits[0]
-        if len(out.inputs) == 1:
-            tb = _identity(rows, out.meta)
+        starts = offsets(rows)
+        f = factor(ta, self.label) if self.lu else None
+        if len(out.inputs) == 1:  # inv: P^T I, made from the row order (no identity to permute)
+            nsplits = (rows, rows)
+            columns = [([ChunkData(PermBlock(rows=(starts[i], starts[i + 1]), cols=(starts[c], starts[c + 1]),
+                                             dtype=out.dtype, transposed=True, label=self.label),
+                                   [f.order], (rows[i], rows[c]), out.meta, (i, c)) for i in range(len(rows))],
+                        lambda i, c=c: (i, c)) for c in range(len(rows))]
         else:
             tb = yield from ctx.known(out.inputs[1])
             _check_rhs(shape_a, tuple(int(sum(s)) for s in tb.nsplits), "solve" if self.lu else "solve_triangular")
             tb = rechunk_tiled(tb, (rows, *tb.nsplits[1:]))
-        starts = offsets(rows)
-        grid = chunk_grid(tb.chunks.shape)
-        if self.lu:
-            f = factor(ta, self.label)
-        for col, index in _columns(tb):
-            if self.lu:  # P^T b, then L (unit diagonal), then U
-                perm = Permute(splits=rows, label=self.label)
-                col = [ChunkData(perm, [f.order, *col], c.shape, out.meta, index(0), i) for i, c in enumerate(col)]
+            nsplits = tb.nsplits
+            columns = list(_columns(tb))
+            if self.lu:  # P^T b
+                for n, (col, index) in enumerate(columns):
+                    perm = Permute(splits=rows, label=self.label)
+                    columns[n] = ([ChunkData(perm, [f.order, *col], c.shape, out.meta, index(0), i)
+                                   for i, c in enumerate(col)], index)
+        grid = chunk_grid([len(s) for s in nsplits])
+        for col, index in columns:
+            if self.lu:  # through L (unit diagonal), then U
                 col = substitute(lambda i, k: f.lower[i, k], col, True, True, "numpy", starts, index,
                                  out.meta, self.label)
                 col = substitute(lambda i, k: f.upper[i, k], col, False, False, self.singular, starts, index,
@@ -384,18 +395,7 @@ class Substitution(Operand):
                                  index, out.meta, self.label)
             for i, c in enumerate(col):
                 grid[index(i)] = c
-        return Tiled(grid, tb.nsplits)
-
-
-def _identity(splits, meta) -> Tiled:
-    from .datasource import Eye
-
-    grid = chunk_grid((len(splits), len(splits)))
-    bounds = offsets(splits)
-    for i, j in np.ndindex(*grid.shape):
-        shape = (splits[i], splits[j])
-        grid[i, j] = ChunkData(Eye(shape=shape, k=bounds[i] - bounds[j], dtype=meta.dtype), [], shape, meta, (i, j))
-    return Tiled(grid, [splits, splits])
+        return Tiled(grid, nsplits)
 
 
 def _at_least_2d(t, what="at least two-dimensional"):
