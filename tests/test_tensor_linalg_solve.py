@@ -349,3 +349,49 @@ def test_eigh_and_eigvalsh_are_numpys(uplo):
         mt.linalg.eigh(TALL)
     with pytest.raises(ValueError, match="UPLO"):
         mt.linalg.eigvalsh(a, UPLO="X")
+
+
+def test_array_api_names_are_numpys():
+    stack = RS.rand(2, 5, 3)
+    t = mt.tensor(stack, chunk_size=2)
+    assert_eq(mt.linalg.matrix_transpose(t), np.linalg.matrix_transpose(stack))
+    assert_eq(mt.linalg.svdvals(mt.tensor(TALL, chunk_size=4)), np.linalg.svdvals(TALL))
+    assert_eq(mt.linalg.svdvals(t), np.linalg.svdvals(stack))
+    for ord in ("fro", "nuc", 1, np.inf, 2):
+        assert_eq(mt.linalg.matrix_norm(t, ord=ord), np.linalg.matrix_norm(stack, ord=ord), rtol=1e-10)
+    assert_eq(mt.linalg.matrix_norm(t, keepdims=True), np.linalg.matrix_norm(stack, keepdims=True))
+    for axis in (None, 1, (0, 2), (-1, 0)):
+        for ord in (2, 1, np.inf, 0, 3):
+            for keepdims in (False, True):
+                assert_eq(mt.linalg.vector_norm(t, axis=axis, ord=ord, keepdims=keepdims),
+                          np.linalg.vector_norm(stack, axis=axis, ord=ord, keepdims=keepdims), rtol=1e-10)
+    with pytest.raises(ValueError):
+        mt.linalg.matrix_transpose(np.ones(3))
+
+
+def test_multi_dot_is_numpys_in_the_cheapest_order():
+    a, b, c, d = RS.rand(10, 3), RS.rand(3, 12), RS.rand(12, 2), RS.rand(2, 7)
+    ts = [mt.tensor(x, chunk_size=4) for x in (a, b, c, d)]
+    assert_eq(mt.linalg.multi_dot(ts), np.linalg.multi_dot([a, b, c, d]), rtol=1e-12)
+    v, w = RS.rand(10), RS.rand(7)
+    assert_eq(mt.linalg.multi_dot([v, *ts, w]), np.linalg.multi_dot([v, a, b, c, d, w]), rtol=1e-12)
+    assert_eq(mt.linalg.multi_dot([v, *ts]), np.linalg.multi_dot([v, a, b, c, d]), rtol=1e-12)
+    assert_eq(mt.linalg.multi_dot(ts[:2]), np.linalg.multi_dot([a, b]))
+    with pytest.raises(ValueError, match="at least two"):
+        mt.linalg.multi_dot([a])
+
+
+def test_tensorsolve_and_tensorinv_are_numpys():
+    a = RS.rand(6, 4, 2, 3, 4) + np.eye(24).reshape(6, 4, 2, 3, 4) * 5
+    b = RS.rand(6, 4)
+    assert_eq(mt.linalg.tensorsolve(mt.tensor(a, chunk_size=3), b), np.linalg.tensorsolve(a, b), rtol=1e-9)
+    moved = np.moveaxis(a, 2, 0)
+    assert_eq(mt.linalg.tensorsolve(mt.tensor(moved, chunk_size=3), b, axes=(0,)),
+              np.linalg.tensorsolve(moved, b, axes=(0,)), rtol=1e-9)
+    inv_in = RS.rand(24, 8, 3) + np.eye(24).reshape(24, 8, 3) * 5
+    assert_eq(mt.linalg.tensorinv(mt.tensor(inv_in, chunk_size=5), ind=1), np.linalg.tensorinv(inv_in, ind=1),
+              rtol=1e-9)
+    with pytest.raises(np.linalg.LinAlgError, match="prod"):
+        mt.linalg.tensorsolve(np.ones((2, 3, 4)), np.ones(2))
+    with pytest.raises(ValueError, match="Invalid ind"):
+        mt.linalg.tensorinv(inv_in, ind=0)
