@@ -133,6 +133,19 @@ def test_solve_with_right_hand_sides_of_unknown_length():
         _v(mt.linalg.solve(mt.tensor(SPD, chunk_size=5), short))
 
 
+def test_solve_of_stacked_matrices_broadcasts_like_numpy():
+    a = RS.rand(3, 1, 4, 4) + 4 * np.eye(4)
+    t = mt.tensor(a, chunk_size=2)
+    for b in (RS.rand(4), RS.rand(4, 2), RS.rand(2, 4, 3), RS.rand(3, 2, 4, 1)):
+        assert_eq(mt.linalg.solve(t, mt.tensor(b, chunk_size=3)), np.linalg.solve(a, b), rtol=1e-10)
+    b = RS.rand(2, 4, 3)
+    assert_eq(mt.linalg.solve(a[0, 0], b), np.linalg.solve(a[0, 0], b), rtol=1e-10)
+    with pytest.raises(ValueError, match="mismatch in its core dimension 0"):
+        mt.linalg.solve(t, np.ones((2, 5, 3)))
+    with pytest.raises(ValueError):
+        mt.linalg.solve(t, np.ones((2, 2, 4, 3)))
+
+
 def test_solve_of_a_singular_matrix_raises_at_execution():
     singular = np.ones((5, 5))
     t = mt.linalg.solve(mt.tensor(singular, chunk_size=2), np.ones(5))  # builds

@@ -332,7 +332,8 @@ def _columns(tb: Tiled):
 
 
 def _check_rhs(a_shape, b_shape, name):
-    n, rows = a_shape[0] if _known(a_shape[0]) else a_shape[1], b_shape[0]
+    n = a_shape[-1] if _known(a_shape[-1]) else a_shape[-2]
+    rows = b_shape[0] if len(b_shape) == 1 else b_shape[-2]
     if _known(n) and _known(rows) and n != rows:
         if name == "solve":
             sig = "(m,m),(m)->(m)" if len(b_shape) == 1 else "(m,m),(m,n)->(m,n)"
@@ -415,7 +416,8 @@ def _empty(a, b) -> bool:
 def solve(a, b):
     """NumPy's ``solve``: ``x`` with ``a @ x == b`` (``b`` a vector or a matrix of right-hand
     sides), by the blocked LU with partial pivoting; ``LinAlgError('Singular matrix')`` when a
-    pivot is exactly zero, at execution."""
+    pivot is exactly zero, at execution. Stacked matrices (ndim > 2) broadcast as in NumPy and
+    are solved each in one task."""
     return _solve(a, b, "numpy")
 
 
@@ -425,13 +427,13 @@ def _solve(a, b, singular):
     t, rhs = as_tensor(a), as_tensor(b)
     _at_least_2d(t)
     _check_square(t.shape)
-    if t.ndim > 2 or rhs.ndim > 2:
-        raise NotImplementedError("mt.linalg.solve: stacked matrices (a.ndim > 2 or b.ndim > 2)")
     if rhs.ndim == 0:
         raise ValueError("solve1: Input operand 1 does not have enough dimensions (has 0, gufunc core with "
                          "signature (m,m),(m)->(m) requires 1)")
     _check_rhs(t.shape, rhs.shape, "solve")
     dtype = np.linalg.solve(np.eye(1, dtype=t.dtype), np.ones((1,) * rhs.ndim, rhs.dtype)).dtype
+    if t.ndim > 2 or rhs.ndim > 2:
+        return _stacked_solve(t, rhs, dtype)
     if _empty(t, rhs):
         return zeros(rhs.shape, dtype=dtype)
     op = Substitution(lu=True, singular=singular, label="mt.linalg.solve")
@@ -620,28 +622,47 @@ def stacked(t, func: str, output: int | None = None, **kwargs):
     probe = getattr(np.linalg, func)(np.eye(2, dtype=t.dtype), **kwargs)
     probe = np.asarray(probe if output is None else probe[output])
     shape = t.shape[:-2] + t.shape[len(t.shape) - probe.ndim:]
-    op = StackedLinalg(func=func, output=output, core=probe.ndim, kwargs=tuple(sorted(kwargs.items())),
+    op = StackedLinalg(func=func, output=output, core=probe.ndim, kwargs=tuple(sorted(kwargs.items())), like=0,
                        label=f"mt.linalg.{func}")
     return new_tensor(op, [t], shape, probe.dtype)
 
 
 class StackedLinalg(Operand):
-    """NumPy's ``linalg.<func>`` on chunks holding whole matrices; ``core``: the result's
-    matrix axes (0 for det)."""
+    """NumPy's ``linalg.<func>`` on chunks holding whole matrices (inputs of one batch shape,
+    split as the first); ``core``: the result's matrix axes (0 for det), shaped as those of
+    input ``like``."""
 
-    _params = ("func", "output", "core", "kwargs")
+    _params = ("func", "output", "core", "kwargs", "like")
 
     def tile(self, ctx, out):
-        t = yield from ctx.known(out.inputs[0])
-        t = rechunk_tiled(t, (*t.nsplits[:-2], (int(sum(t.nsplits[-2])),), (int(sum(t.nsplits[-1])),)))
-        lead = t.chunks.shape[:-2]
+        tileds = []
+        for node in out.inputs:
+            t = yield from ctx.known(node)
+            lead = tileds[0].nsplits[:-2] if tileds else t.nsplits[:-2]
+            tileds.append(rechunk_tiled(t, (*lead, *((int(sum(s)),) for s in t.nsplits[-2:]))))
+        lead = tileds[0].chunks.shape[:-2]
+        like = tileds[self.like]
         grid = chunk_grid(lead + (1,) * self.core)
         for idx in np.ndindex(*lead):
-            c = t.chunks[idx + (0, 0)]
+            chunks = [t.chunks[idx + (0, 0)] for t in tileds]
+            c = like.chunks[idx + (0, 0)]
             shape = c.shape[:-2] + c.shape[c.ndim - self.core:]
-            grid[idx + (0,) * self.core] = ChunkData(self.new(), [c], shape, out.meta, idx + (0,) * self.core)
-        return Tiled(grid, [*t.nsplits[:-2], *t.nsplits[len(t.nsplits) - self.core:]])
+            grid[idx + (0,) * self.core] = ChunkData(self.new(), chunks, shape, out.meta, idx + (0,) * self.core)
+        return Tiled(grid, [*like.nsplits[:-2], *like.nsplits[len(like.nsplits) - self.core:]])
 
-    def execute(self, x):
-        result = getattr(np.linalg, self.func)(x, **dict(self.kwargs))
+    def execute(self, *matrices):
+        result = getattr(np.linalg, self.func)(*matrices, **dict(self.kwargs))
         return np.asarray(result if self.output is None else result[self.output])
+
+
+def _stacked_solve(t, rhs, dtype):
+    """``solve`` of stacked matrices (NumPy's broadcasting of the batch axes), each in one task."""
+    from ..core.blockwise import broadcast_shape
+    from .manipulation import broadcast_to
+
+    if rhs.ndim == 1:  # NumPy 2: a 1-d b is one vector for every matrix
+        return _stacked_solve(t, rhs[:, None], dtype)[..., 0]
+    batch = broadcast_shape(t.shape[:-2], rhs.shape[:-2])
+    t, rhs = broadcast_to(t, batch + t.shape[-2:]), broadcast_to(rhs, batch + rhs.shape[-2:])
+    op = StackedLinalg(func="solve", output=None, core=2, kwargs=(), like=1, label="mt.linalg.solve")
+    return new_tensor(op, _cast(dtype, t, rhs), rhs.shape, dtype)
