@@ -218,7 +218,10 @@ def test_det_of_stacked_empty_nan_and_bad_input():
     stack = RS.rand(2, 3, 5, 5)
     assert_eq(mt.linalg.det(mt.tensor(stack, chunk_size=2)), np.linalg.det(stack))
     assert_eq(mt.linalg.slogdet(mt.tensor(stack, chunk_size=2))[1], np.linalg.slogdet(stack)[1])
-    assert_eq(mt.linalg.det(np.ones((0, 0))), np.linalg.det(np.ones((0, 0))))
+    for empty in (np.ones((0, 0)), np.ones((2, 0, 0)), np.ones((0, 3, 3))):
+        assert_eq(mt.linalg.det(empty), np.linalg.det(empty))
+        assert_eq(mt.linalg.slogdet(empty)[0], np.linalg.slogdet(empty)[0])
+        assert_eq(mt.linalg.inv(empty), np.linalg.inv(empty))
     nan = GENERAL.copy()
     nan[5, 5] = np.nan
     with np.errstate(invalid="ignore"):

@@ -492,13 +492,13 @@ def inv_or_nan(a, singular):
 
 
 class LogDet(Operand):
-    """``(sign, log|det|)`` from the row order (input 0) and U's diagonal blocks."""
+    """``(sign, log|det|)`` from the row order (input 0) and U's diagonal, a piece a block."""
 
     n_outputs = 2
     _params = ("dtype", "real")
 
-    def execute(self, order, *blocks):
-        d = np.concatenate([np.diagonal(u) for u in blocks]) if blocks else np.ones(0, self.dtype)
+    def execute(self, order, *diagonals):
+        d = np.concatenate(diagonals)
         magnitude = np.abs(d)
         sign = np.prod(d / np.where(magnitude == 0, 1, magnitude)) * _perm_sign(order)
         if (magnitude == 0).any():
@@ -531,7 +531,8 @@ class Determinant(Operand):
         f = factor(t, self.label)
         meta = t.chunks[0, 0].meta
         op = LogDet(dtype=meta.dtype, real=meta.real.dtype, label=self.label)
-        diag = [f.upper[j, j] for j in range(len(f.ks))]
+        diag = [ChunkData(Diagonal(label=self.label), [f.upper[j, j]], (f.ks[j],), meta, (j,))
+                for j in range(len(f.ks))]
         parts = [ChunkData(op, [f.order, *diag], (), np.empty((), meta.dtype), (), 0),
                  ChunkData(op, [f.order, *diag], (), np.empty((), meta.real.dtype), (), 1)]
         chunk = (ChunkData(FromLog(label=self.label), parts, (), out.meta, ()) if self.which is None
@@ -539,6 +540,13 @@ class Determinant(Operand):
         grid = chunk_grid(())
         grid[()] = chunk
         return Tiled(grid, [])
+
+
+class Diagonal(Operand):
+    """The diagonal of a block (a copy: the block itself can be freed)."""
+
+    def execute(self, block):
+        return np.diagonal(block).copy()
 
 
 class FromLog(Operand):
@@ -565,7 +573,7 @@ def det(a):
 
     t, dtype, _ = _det_input(a)
     if t is None:
-        return ones((), dtype=dtype)
+        return ones(as_tensor(a).shape[:-2], dtype=dtype)
     if t.ndim > 2:
         return stacked(t, "det")
     return new_tensor(Determinant(which=None, label="mt.linalg.det"), [t], (), dtype)
@@ -577,7 +585,8 @@ def slogdet(a):
 
     t, dtype, real = _det_input(a)
     if t is None:
-        return ExecutableTuple((ones((), dtype=dtype), zeros((), dtype=real)))
+        batch = as_tensor(a).shape[:-2]
+        return ExecutableTuple((ones(batch, dtype=dtype), zeros(batch, dtype=real)))
     if t.ndim > 2:
         return ExecutableTuple((stacked(t, "slogdet", 0), stacked(t, "slogdet", 1)))
     return ExecutableTuple(new_tensor(Determinant(which=i, label="mt.linalg.slogdet"), [t], (), d)
