@@ -26,6 +26,8 @@ def test_linalg_namespace_holds_only_linalg_functions():
     assert {"solve", "inv", "lstsq", "det", "slogdet", "lu", "matrix_power", "qr", "svd", "cholesky",
             "norm", "pinv", "matrix_rank", "cond", "eigh", "eigvalsh", "solve_triangular"} <= public
     assert not public & {"np", "math", "itertools", "Operand", "options", "ChunkData", "annotations"}
+    assert public == set(mt.linalg.__all__)
+    assert all(callable(getattr(mt.linalg, name)) for name in public)
     assert mt.linalg.LinAlgError is np.linalg.LinAlgError
     assert mt.matmul is mt.linalg.matmul and mt.tensordot is mt.linalg.tensordot
 
