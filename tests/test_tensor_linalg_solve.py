@@ -295,6 +295,13 @@ def test_lstsq_and_pinv_of_complex_matrices_and_unknown_lengths():
         assert_eq(g, w, rtol=1e-9, atol=1e-12)
 
 
+@pytest.mark.parametrize("a,b", [(np.ones((0, 3)), np.ones(0)), (np.ones((3, 0)), np.ones(3)),
+                                 (np.ones((3, 0)), np.ones((3, 2))), (RS.rand(4, 2), np.ones((4, 0)))])
+def test_lstsq_of_empty_inputs_is_numpys(a, b):
+    for got, want in zip(mt.linalg.lstsq(a, b), np.linalg.lstsq(a, b)):
+        assert_eq(got, want, rtol=1e-10, atol=1e-12)
+
+
 def test_lstsq_errors_are_numpys():
     with pytest.raises(np.linalg.LinAlgError, match="Incompatible dimensions"):
         mt.linalg.lstsq(TALL, np.ones(12))

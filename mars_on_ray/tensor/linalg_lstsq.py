@@ -104,9 +104,11 @@ def lstsq(a, b, rcond=None):
     rest = rhs.shape[1:]
     if rcond is None:
         rcond = np.finfo(dtype).eps * max(m, n)
-    if 0 in (m, n) + rest:
-        raise NotImplementedError("mt.linalg.lstsq: empty a or b")
     t, rhs = (x.astype(dtype) if x.dtype != dtype else x for x in (t, rhs))
+    if m == 0 or n == 0:  # x = 0, rank 0; b itself is the residual when a has no columns
+        sums = (abs(rhs) ** 2).sum(axis=0).reshape((-1,)) if m > n else zeros((0,), dtype=real)
+        return ExecutableTuple((zeros((n,) + rest, dtype=dtype), sums.astype(real), zeros((), dtype=np.int32),
+                                zeros((0,), dtype=real)))
     wide = m < n
     q, r = qr(_h(t) if wide else t)
     c = rhs if wide else _h(q) @ rhs
