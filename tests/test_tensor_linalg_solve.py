@@ -58,6 +58,15 @@ def test_lu_factors_are_scipys(a, chunks):
     assert_eq(mt.linalg.lu(t, p_indices=True)[0], scipy.linalg.lu(a, p_indices=True)[0])
 
 
+@pytest.mark.parametrize("shape", [(3, 4, 4), (2, 5, 3), (2, 3, 5)])
+def test_lu_of_stacked_matrices_is_scipys_batched_lu(shape):
+    a = RS.rand(*shape)
+    t = mt.tensor(a, chunk_size=2)
+    for kwargs in ({}, {"permute_l": True}, {"p_indices": True}):
+        for got, want in zip(mt.linalg.lu(t, **kwargs), scipy.linalg.lu(a, **kwargs)):
+            assert_eq(got, want, rtol=1e-10, atol=1e-14)
+
+
 @pytest.mark.parametrize("shape", [(0, 3), (3, 0), (0, 0)])
 def test_lu_of_empty_matrices_has_scipys_shapes(shape):
     for got, want in zip(mt.linalg.lu(np.ones(shape)), scipy.linalg.lu(np.ones(shape))):

@@ -12,6 +12,7 @@ is the only whole-matrix value in one place.
 """
 from __future__ import annotations
 
+import importlib
 import itertools
 import math
 import operator
@@ -278,18 +279,23 @@ def lu(a, permute_l=False, overwrite_a=False, check_finite=True, p_indices=False
     """SciPy's ``lu``: ``(P, L, U)`` with ``a == P @ L @ U`` (``permute_l``: ``(P @ L, U)``;
     ``p_indices``: P as the row indices ``p`` with ``a == (L @ U)[p]``), blocked over the
     chunks with partial pivoting over whole columns, so P is SciPy's (unless two candidate
-    pivots differ only by rounding)."""
+    pivots differ only by rounding). Stacked matrices: SciPy's batched lu, each in one task."""
     from .datasource import arange, eye, zeros
     from .methods import map_chunk
 
     t = as_tensor(a)
     if t.ndim < 2:
         raise ValueError("The input array must be at least two-dimensional.")
-    if t.ndim > 2:
-        raise NotImplementedError("mt.linalg.lu: stacked matrices (ndim > 2)")
     p_dtype, dtype = (x.dtype for x in scipy.linalg.lu(np.eye(2, dtype=t.dtype))[:2])
-    m, n = t.shape
+    m, n = t.shape[-2:]
     k = min(m, n) if _known(m) and _known(n) else float("nan")
+    if t.ndim > 2:  # SciPy's batched lu, each matrix in one task
+        if not _known(k):
+            raise NotImplementedError("mt.linalg.lu: stacked matrices of unknown shape")
+        shapes = [(m, k), (k, n)] if permute_l else [(m,) if p_indices else (m, m), (m, k), (k, n)]
+        kw = {"permute_l": permute_l, "p_indices": p_indices, "check_finite": check_finite}
+        return ExecutableTuple(stacked(t, "lu", i, module="scipy.linalg", core_shape=shape, **kw)
+                               for i, shape in enumerate(shapes))
     if m == 0 or n == 0:  # SciPy's empty factors (P is empty also when m > 0)
         p = arange(0, dtype=np.int32) if p_indices else eye(0, dtype=p_dtype)
         factors = (zeros((m, k), dtype=dtype), zeros((k, n), dtype=dtype))
@@ -624,16 +630,16 @@ def matrix_power(a, n):
     return result
 
 
-def stacked(t, func: str, output: int | None = None, **kwargs):
-    """``numpy.linalg.<func>`` of each matrix in the last two axes, those axes made whole in
-    each chunk (each matrix in one task: for small matrices); ``output`` picks one of a
-    tuple result."""
-    probe = getattr(np.linalg, func)(np.eye(2, dtype=t.dtype), **kwargs)
+def stacked(t, func: str, output: int | None = None, module: str = "numpy.linalg", core_shape=None, **kwargs):
+    """``<module>.<func>`` of each matrix in the last two axes, those axes made whole in each
+    chunk (each matrix in one task: for small matrices); ``output`` picks one of a tuple
+    result, whose matrix axes are ``core_shape`` (default: the input's last ones)."""
+    probe = getattr(importlib.import_module(module), func)(np.eye(2, dtype=t.dtype), **kwargs)
     probe = np.asarray(probe if output is None else probe[output])
-    shape = t.shape[:-2] + t.shape[len(t.shape) - probe.ndim:]
-    op = StackedLinalg(func=func, output=output, core=probe.ndim, kwargs=tuple(sorted(kwargs.items())), like=0,
-                       label=f"mt.linalg.{func}")
-    return new_tensor(op, [t], shape, probe.dtype)
+    core = tuple(core_shape) if core_shape is not None else t.shape[len(t.shape) - probe.ndim:]
+    op = StackedLinalg(func=func, output=output, core=probe.ndim, kwargs=tuple(sorted(kwargs.items())),
+                       module=module, core_shape=core_shape and tuple(core_shape), label=f"mt.linalg.{func}")
+    return new_tensor(op, [t], t.shape[:-2] + core, probe.dtype)
 
 
 class StackedLinalg(Operand):
@@ -641,7 +647,11 @@ class StackedLinalg(Operand):
     split as the first); ``core``: the result's matrix axes (0 for det), shaped as those of
     input ``like``."""
 
-    _params = ("func", "output", "core", "kwargs", "like")
+    _params = ("func", "output", "core", "kwargs", "like", "module", "core_shape")
+    output = core_shape = None
+    kwargs: tuple = ()
+    like = 0
+    module = "numpy.linalg"
 
     def tile(self, ctx, out):
         tileds = []
@@ -655,12 +665,15 @@ class StackedLinalg(Operand):
         for idx in np.ndindex(*lead):
             chunks = [t.chunks[idx + (0, 0)] for t in tileds]
             c = like.chunks[idx + (0, 0)]
-            shape = c.shape[:-2] + c.shape[c.ndim - self.core:]
-            grid[idx + (0,) * self.core] = ChunkData(self.new(), chunks, shape, out.meta, idx + (0,) * self.core)
-        return Tiled(grid, [*like.nsplits[:-2], *like.nsplits[len(like.nsplits) - self.core:]])
+            core = self.core_shape or c.shape[c.ndim - self.core:]
+            grid[idx + (0,) * self.core] = ChunkData(self.new(), chunks, c.shape[:-2] + tuple(core), out.meta,
+                                                     idx + (0,) * self.core)
+        core = [(s,) for s in self.core_shape] if self.core_shape else like.nsplits[len(like.nsplits) - self.core:]
+        return Tiled(grid, [*like.nsplits[:-2], *core])
 
     def execute(self, *matrices):
-        result = getattr(np.linalg, self.func)(*matrices, **dict(self.kwargs))
+        result = getattr(importlib.import_module(self.module), self.func)(
+            *matrices, **dict(self.kwargs))
         return np.asarray(result if self.output is None else result[self.output])
 
 
@@ -673,5 +686,5 @@ def _stacked_solve(t, rhs, dtype):
         return _stacked_solve(t, rhs[:, None], dtype)[..., 0]
     batch = broadcast_shape(t.shape[:-2], rhs.shape[:-2])
     t, rhs = broadcast_to(t, batch + t.shape[-2:]), broadcast_to(rhs, batch + rhs.shape[-2:])
-    op = StackedLinalg(func="solve", output=None, core=2, kwargs=(), like=1, label="mt.linalg.solve")
+    op = StackedLinalg(func="solve", core=2, like=1, label="mt.linalg.solve")
     return new_tensor(op, _cast(dtype, t, rhs), rhs.shape, dtype)
