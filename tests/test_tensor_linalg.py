@@ -4,7 +4,7 @@ import pytest
 
 import mars_on_ray.tensor as mt
 from mars_on_ray.core.local import LocalExecutor
-from mars_on_ray.tensor.linalg import ContractBlocks
+from mars_on_ray.tensor.contractions import ContractBlocks
 from mars_on_ray.testing import assert_eq
 
 RS = np.random.RandomState(1)
@@ -224,7 +224,7 @@ def test_large_block_runs_are_multiplied_separately_and_summed(monkeypatch, limi
 def test_contract_blocks_stitches_only_thin_blocks():
     """Deep blocks are multiplied one by one (stitching them only copies); thin ones are
     stitched until the run is _THICK deep, since BLAS is slow on thin products."""
-    from mars_on_ray.tensor.linalg import _THICK, _runs
+    from mars_on_ray.tensor.contractions import _THICK, _runs
 
     thick = [np.zeros((10, _THICK))] * 3, [np.zeros((_THICK, 10))] * 3
     assert _runs(*thick, (3,), 1 << 30, (-1,)) == [(0, 1), (1, 2), (2, 3)]

@@ -1,10 +1,10 @@
 """The NumPy API: lazy tensors executed on Ray."""
-from . import fft, random, special, stats
+from . import fft, linalg, random, special, stats
 from .arithmetic import *  # noqa: F401,F403
 from .core import Tensor
 from .datasource import *  # noqa: F401,F403
 from .indexing import *  # noqa: F401,F403
-from .linalg import *  # noqa: F401,F403
+from .contractions import *  # noqa: F401,F403
 from .rechunk import *  # noqa: F401,F403
 from .reduction import *  # noqa: F401,F403
 from .reshape import *  # noqa: F401,F403

@@ -63,7 +63,7 @@ class Tensor(Tileable):
     rechunk = _lazy("rechunk", "rechunk")
     transpose = _lazy("reshape", "transpose")
     reshape = _lazy("reshape", "reshape")
-    dot = _lazy("linalg", "dot")
+    dot = _lazy("contractions", "dot")
     clip = _lazy("arithmetic", "clip")
     __getitem__ = _lazy("indexing", "getitem")
     put = _lazy("setitem", "put")
@@ -88,8 +88,8 @@ class Tensor(Tileable):
     __invert__ = _lazy("arithmetic", "invert")
     __array_ufunc__ = _lazy("arithmetic", "array_ufunc")  # np.exp(t), ndarray + t stay lazy
     __array_function__ = _lazy("arithmetic", "array_function")  # np.concatenate([t, u]) too
-    __matmul__ = _lazy("linalg", "matmul")
-    __rmatmul__ = _lazy("linalg", "matmul", reflected=True)
+    __matmul__ = _lazy("contractions", "matmul")
+    __rmatmul__ = _lazy("contractions", "matmul", reflected=True)
     sort = _lazy("sorting", "sort_inplace")
     partition = _lazy("sorting", "partition_inplace")
     argsort = _lazy("sorting", "argsort")

@@ -8,7 +8,7 @@ import string
 import numpy as np
 
 from .core import as_tensor
-from .linalg import tensordot
+from .contractions import tensordot
 from .reshape import transpose
 
 __all__ = ["einsum"]
