@@ -10,6 +10,7 @@ import pytest
 
 import mars_on_ray.dataframe as md
 from mars_on_ray.dataframe.align import index_relation
+from learn_support import local_session  # noqa: F401  (fixture)
 from mars_on_ray.testing import assert_eq
 
 FRAME = pd.DataFrame({"v": np.arange(23.0), "w": np.r_[np.nan, np.arange(22.0)] * 1.5,
@@ -58,3 +59,16 @@ def test_a_scalar_broadcast_keeps_the_rows():
     centred = m["v"] - m["v"].mean()
     assert index_relation(m["v"], centred) == "same"
     assert_eq(m["v"] + centred, FRAME["v"] + (FRAME["v"] - FRAME["v"].mean()))
+
+
+def test_len_of_an_object_of_unknown_length_computes_it(local_session):
+    """pandas users write ``len(df[mask])`` and expect a number: the length is computed (it
+    was a ValueError "the length is unknown until the object is executed")."""
+    import mars_on_ray.tensor as mt
+
+    m = md.DataFrame(FRAME, chunk_size=5)
+    kept = m[m["i"] > 1]
+    assert len(kept) == int((FRAME["i"] > 1).sum())
+    assert kept.shape[0] == len(kept)  # the shape is filled in too
+    assert len(m["i"].unique()) == FRAME["i"].nunique()
+    assert len(mt.flatnonzero(mt.tensor(FRAME["v"].to_numpy(), chunk_size=4) > 10)) == 12

@@ -78,3 +78,43 @@ def test_ensemble_on_ray(session):
     forest = IsolationForest(n_estimators=20, random_state=0, n_groups=2).fit(data)
     scores = forest.score_samples(data).fetch()
     assert scores.shape == (400,) and (scores < 0).all()
+
+
+def test_scalers_metrics_splits_and_supervised_models_on_ray(session):
+    """The scikit-learn pieces added beside Mars' list, once each on Ray."""
+    from sklearn import metrics as skm
+    from sklearn import model_selection as skms
+    from sklearn import preprocessing as skp
+
+    from mars_on_ray.learn.linear_model import LogisticRegression as OurLogistic
+    from mars_on_ray.learn.linear_model import Ridge
+    from mars_on_ray.learn.metrics import confusion_matrix, mean_squared_error
+    from mars_on_ray.learn.model_selection import StratifiedKFold
+    from mars_on_ray.learn.neighbors import KNeighborsClassifier
+    from mars_on_ray.learn.preprocessing import OneHotEncoder, StandardScaler
+
+    t = mt.tensor(X, chunk_size=(130, 4))
+    ours, ref = StandardScaler().fit(t), skp.StandardScaler().fit(X)
+    np.testing.assert_allclose(ours.var_, ref.var_, rtol=1e-12)
+    np.testing.assert_allclose(ours.transform(t).fetch(), ref.transform(X), rtol=1e-10, atol=1e-12)
+    codes = (X[:, :2] > 0).astype(int)
+    np.testing.assert_array_equal(OneHotEncoder().fit_transform(mt.tensor(codes, chunk_size=70)).fetch(),
+                                  skp.OneHotEncoder(sparse_output=False).fit_transform(codes))
+    pred = (LABELS + (X[:, 0] > 1)) % 4
+    np.testing.assert_array_equal(confusion_matrix(mt.tensor(LABELS, chunk_size=70), pred).fetch(),
+                                  skm.confusion_matrix(LABELS, pred))
+    assert np.isclose(mean_squared_error(X[:, 0], mt.tensor(X[:, 1], chunk_size=70)).fetch(),
+                      skm.mean_squared_error(X[:, 0], X[:, 1]))
+    ours_folds = [test for _, test in StratifiedKFold(3, shuffle=True, random_state=0).split(X, LABELS)]
+    ref_folds = [test for _, test in skms.StratifiedKFold(3, shuffle=True, random_state=0).split(X, LABELS)]
+    for a, b in zip(ours_folds, ref_folds):
+        np.testing.assert_array_equal(np.asarray(a.fetch() if hasattr(a, "fetch") else a), b)
+    knn = KNeighborsClassifier(5).fit(t, LABELS)
+    np.testing.assert_array_equal(knn.predict(X[:50]).fetch(),
+                                  neighbors.KNeighborsClassifier(5).fit(X, LABELS).predict(X[:50]))
+    ridge = Ridge(alpha=2.0).fit(t, X[:, 0] * 3 + 1)
+    np.testing.assert_allclose(ridge.coef_, linear_model.Ridge(alpha=2.0).fit(X, X[:, 0] * 3 + 1).coef_,
+                               rtol=1e-8)
+    logit = OurLogistic(max_iter=200).fit(t, LABELS == 1)
+    np.testing.assert_allclose(logit.coef_, LogisticRegression(max_iter=200).fit(X, LABELS == 1).coef_,
+                               atol=1e-4)

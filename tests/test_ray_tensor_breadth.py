@@ -1,5 +1,6 @@
 """Tensor breadth on Ray: SciPy kernels resolved by name in the workers, joins and splits."""
 import numpy as np
+import pytest
 import scipy.special as ss
 
 import mars_on_ray.tensor as mt
@@ -89,3 +90,27 @@ def test_two_broadcast_constants_over_a_reshaped_range_on_ray(session):
     np.testing.assert_array_equal(t.execute().fetch(), expected)
     np.testing.assert_array_equal(mt.linspace([0, 1], [10, 5], 7, chunk_size=3).execute().fetch(),
                                   np.linspace([0, 1], [10, 5], 7))
+
+
+def test_linear_solvers_on_ray(session):
+    import scipy.linalg
+
+    rs = np.random.RandomState(3)
+    a = rs.rand(13, 13) + 13 * np.eye(13)
+    b = rs.rand(13, 2)
+    ta = mt.tensor(a, chunk_size=4)
+    p, lower, upper = mt.linalg.lu(ta)
+    sp, sl, su = scipy.linalg.lu(a)
+    np.testing.assert_allclose(p.execute().fetch(), sp)
+    np.testing.assert_allclose((mt.tensor(sl) @ upper).execute().fetch(), sl @ su, rtol=1e-10)
+    np.testing.assert_allclose(mt.linalg.solve(ta, mt.tensor(b, chunk_size=5)).execute().fetch(),
+                               np.linalg.solve(a, b), rtol=1e-10)
+    np.testing.assert_allclose(mt.linalg.inv(ta).execute().fetch(), np.linalg.inv(a), rtol=1e-10)
+    assert np.isclose(mt.linalg.det(ta).execute().fetch(), np.linalg.det(a))
+    tall = rs.rand(40, 5)
+    x, res, rank, s = mt.linalg.lstsq(mt.tensor(tall, chunk_size=(9, 5)), tall[:, 0] * 2 + 1)
+    ref = np.linalg.lstsq(tall, tall[:, 0] * 2 + 1, rcond=None)
+    np.testing.assert_allclose(x.execute().fetch(), ref[0], rtol=1e-8)
+    assert int(rank.execute().fetch()) == ref[2]
+    with pytest.raises(np.linalg.LinAlgError):
+        mt.linalg.inv(mt.tensor(np.ones((6, 6)), chunk_size=4)).execute()

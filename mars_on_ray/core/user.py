@@ -71,8 +71,9 @@ class Tileable:
         if not self.data.shape:
             raise TypeError("len() of unsized object")
         n = self.data.shape[0]
-        if n != n:  # nan: unknown until executed
-            raise ValueError("the length is unknown until the object is executed")
+        if n != n:  # unknown until executed: len() computes it, as pandas users expect a number
+            self.execute(show_progress=False)
+            n = self.data.shape[0]
         return int(n)
 
     def __repr__(self) -> str:
