@@ -33,7 +33,7 @@ __all__: list[str] = []
 
 PANDAS3 = int(pd.__version__.split(".")[0]) >= 3
 #: methods returning some of the input rows (computed on positions, index-independent)
-_SUBSET = ("head", "tail", "sample")
+_SUBSET = ("head", "tail", "sample", "nth", "filter")
 
 
 def _idx(meta, i):
