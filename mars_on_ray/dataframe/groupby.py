@@ -257,6 +257,8 @@ class GroupByApply(Operand):
                 res = res.sort_index(level=list(range(len(self.by))), kind="stable", sort_remaining=False)
             return _conform(res, self.result_meta.value, self.as_index, self.index_names)
         frame = _concat(values)
+        if self.calls and self.dropna:  # pandas' describe fails on rows but no groups
+            frame = frame.dropna(subset=list(self.by))
         extra = {} if self.observed is None else {"observed": self.observed}
         g = frame.groupby(list(self.by), sort=self.sort, dropna=self.dropna, **extra)
         selection = self.selection
