@@ -177,6 +177,35 @@ def test_rank_options(df, sort, dropna):
     _check(m, df, lambda d: d.groupby(["s", "k"], sort=sort, dropna=dropna)["v"].rank(pct=True))
 
 
+APPLIED = {  # pandas' result for as_index=False depends on what the function returns
+    "scalar": lambda d, kw: d.groupby(["kn", "s"], **kw).apply(lambda x: x.v.sum()),
+    "aggregating series": lambda d, kw: d.groupby("kn", **kw)[["v", "w"]].apply(
+        lambda x: pd.Series({"a": x.v.sum(), "b": x.w.max()})),
+    "frame rows": lambda d, kw: d.groupby("s", **kw)[["v", "w"]].apply(lambda x: x.head(2)),
+    "frame of every row": lambda d, kw: d.groupby(["s", "k"], **kw)[["v", "w"]].apply(lambda x: x + 1),
+    "selected scalar": lambda d, kw: d.groupby("s", **kw)["v"].apply(lambda x: x.sum()),
+    "selected rows": lambda d, kw: d.groupby("kn", **kw)["v"].apply(lambda x: x.cumsum()),
+}
+
+
+@pytest.mark.parametrize("sort,dropna", itertools.product([True, False], repeat=2))
+@pytest.mark.parametrize("result", list(APPLIED))
+def test_apply_as_index_false(df, sort, dropna, result):
+    m = md.DataFrame(df, chunk_size=5)
+    kw = dict(sort=sort, dropna=dropna, as_index=False)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", DeprecationWarning)  # pandas 2.2: apply on the keys
+        _check(m, df, lambda d: APPLIED[result](d, kw))
+
+
+def test_apply_as_index_false_by_series_keys_is_not_supported(df):
+    m = md.DataFrame(df, chunk_size=5)
+    with pytest.raises(NotImplementedError):
+        m.groupby(m["k"] * 2, as_index=False)[["v"]].apply(lambda x: x.v.sum())
+    with pytest.raises(NotImplementedError):
+        m.groupby(level=0, as_index=False).apply(lambda x: x.v.sum())
+
+
 WINDOWS = ["sum", "mean", "min", "max", "count", "std", "var"]
 
 

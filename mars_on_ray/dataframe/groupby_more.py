@@ -68,8 +68,9 @@ class GroupByRows(Operand):
     gathered back in order (``'gather'``); ``grouped``: an ``apply`` result in group order."""
 
     _params = ("by", "key", "sort", "dropna", "observed", "selection", "how", "args", "kwargs",
-               "result_meta", "grouped", "stage", "n", "seed")
+               "result_meta", "grouped", "stage", "n", "seed", "as_index")
     grouped = False
+    as_index = True
     result_meta = None
     stage = None
     n = 1
@@ -139,6 +140,8 @@ class GroupByRows(Operand):
             if not len(res):
                 return meta
             res = _order_groups(res, self.sort, len(self.by))
+            if not self.as_index:
+                res = _unkeyed(res, len(self.by))
         else:  # the pieces of one input chunk, put back in order under its own index
             index, res = values[-1], _concat(values[:-1]).sort_values(_ORDER_COL, kind="stable")
             local = res[_ORDER_COL].to_numpy() & 0xFFFFFFFF
@@ -250,6 +253,7 @@ def _op(gb, how, args=(), kwargs=None, seed=None, grouped=False):
     return GroupByRows(by=tuple(gb.keys), key=gb.index_names, sort=gb.sort, dropna=gb.dropna,
                        observed=gb.observed, selection=selection, how=how, args=tuple(args),
                        kwargs=tuple((kwargs or {}).items()), grouped=grouped, seed=seed,
+                       as_index=gb.as_index or not grouped,
                        label=f"md.groupby.{how}")
 
 
@@ -263,17 +267,33 @@ def _rowwise(gb, how, args=(), kwargs=None, seed=None):
 
 
 def _grouped_apply(gb, func, args, kwargs):
-    if not gb.as_index:
-        raise NotImplementedError("groupby(as_index=False).apply is not supported")
+    if not gb.as_index and gb.index_names is not None:  # pandas' layout varies with the version
+        raise NotImplementedError("groupby(as_index=False).apply by keys that are not columns: "
+                                  "group by columns, or use as_index=True and reset_index()")
     op = _op(gb, "apply", (func, *args), kwargs, grouped=True)
     res = op._apply_grouped(_sample_frame(gb)).droplevel(0)
     names = list(res.index.names[:len(gb.keys)])
     if names != list(gb.index_names or gb.keys):
         raise NotImplementedError("apply results without the group keys in their index "
                                   "(group_keys=False with a non-aggregating function)")
-    meta = res.iloc[:0]
+    meta = (res if gb.as_index else _unkeyed(res, len(gb.keys))).iloc[:0]
     op.result_meta = _Meta(meta)
     return new_frame(op, [gb.frame], math.nan, meta)
+
+
+def _unkeyed(res, nkeys: int):
+    """An ``apply`` result in group order as pandas gives it with ``as_index=False``: a row
+    per group has the keys as columns and a RangeIndex; rows of the groups' own lose the key
+    levels (pandas 3) or get the group's number in their place (pandas 2.2)."""
+    if res.index.nlevels == nkeys:
+        frame = res.to_frame(res.name) if isinstance(res, pd.Series) else res
+        return frame.reset_index(allow_duplicates=True)
+    rest = list(range(nkeys, res.index.nlevels))
+    if PANDAS3:
+        return res.droplevel(list(range(nkeys)))
+    numbers = pd.factorize(res.index.droplevel(rest), use_na_sentinel=False)[0]
+    levels = [res.index.get_level_values(i) for i in rest]
+    return res.set_axis(pd.MultiIndex.from_arrays([numbers, *levels]))
 
 
 def apply(self, func, *args, **kwargs):
