@@ -9,9 +9,11 @@ import pandas as pd
 import pytest
 
 import mars_on_ray.dataframe as md
+from mars_on_ray.config import using
 from mars_on_ray.core.local import LocalExecutor
 from mars_on_ray.dataframe.groupby import GroupByAgg
 from mars_on_ray.dataframe.groupby_more import PANDAS3
+from mars_on_ray.dataframe.groupby_stats import GroupByIdx
 from mars_on_ray.testing import assert_eq
 
 OPTIONS = [dict(sort=s, dropna=d, as_index=a) for s, d, a in itertools.product([True, False], repeat=3)]
@@ -81,6 +83,36 @@ def test_idxmax_idxmin(df, kw):
     _check(m, df, lambda d: d.groupby("s", **kw)[["v", "w"]].idxmax())
     _check(m, df, lambda d: d.groupby(["s", "k"], **kw)["v"].idxmin())
     _check(m, df, lambda d: d.groupby("kn", **kw)["w"].idxmax(skipna=False))
+
+
+@pytest.mark.parametrize("tree", [True, False])
+def test_idxmax_idxmin_combine_chunk_partials(tree):
+    """Per-chunk partials combined by a tree, or shuffled when the groups are many; ties go
+    to the first row; all-missing groups or skipna=False with missing values are pandas'
+    ValueError (pandas 3) or NaN (pandas 2.2)."""
+    rs = np.random.RandomState(1)
+    n = 203
+    df = pd.DataFrame({"g": rs.randint(0, 60, n), "s": rs.choice(list("abcdefgh"), n),
+                       "v": rs.randint(0, 4, n).astype(float), "w": rs.randint(0, 3, n)},
+                      index=[f"r{i % 17}" for i in range(n)])
+    df.loc[df.g == 3, "v"] = np.nan
+    df.iloc[::11, 2] = np.nan
+    m = md.DataFrame(df, chunk_size=31)
+    tiled = LocalExecutor().tile(m.groupby("g").idxmax().data)
+    assert all(isinstance(c.op, GroupByIdx) for c in tiled.flat)
+    with using({"groupby_tree_max_groups": 10**6 if tree else 2}):
+        for sort, as_index, how in itertools.product([True, False], [True, False], ["idxmax", "idxmin"]):
+            kw = dict(sort=sort, as_index=as_index)
+            _check(m, df, lambda d: getattr(d.groupby("g", **kw)[["w"]], how)())
+            _check(m, df, lambda d: getattr(d.groupby(["s", "w"], **kw)["w"], how)(skipna=False))
+            _check(m, df, lambda d: getattr(d[d.g != 3].groupby("s", **kw)["v"], how)())
+            for f in (lambda d: getattr(d.groupby("g", **kw)["v"], how)(),
+                      lambda d: getattr(d[d.g != 3].groupby("g", **kw)[["v", "w"]], how)(skipna=False)):
+                if PANDAS3:
+                    with pytest.raises(ValueError):
+                        _value(f(m))
+                else:
+                    _check(m, df, f)
 
 
 @pytest.mark.parametrize("kw", OPTIONS)

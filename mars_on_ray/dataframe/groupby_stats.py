@@ -18,8 +18,9 @@ import pandas as pd
 
 from .blockwise import map_chunks
 from .core import new_frame
-from .groupby import GroupBy, GroupByApply, _Meta
-from .groupby_more import _rowwise, _sampled
+from .rules.usage import uses
+from .groupby import GroupBy, GroupByAgg, GroupByApply, _aggregated_columns, _concat, _conform, _Meta
+from .groupby_more import PANDAS3, _rowwise, _sampled
 
 __all__: list[str] = []
 
@@ -76,8 +77,94 @@ def _idx(gb, how, axis, skipna, numeric_only):
     kwargs = {"skipna": skipna}
     if not isinstance(gb.obj.data.meta, pd.Series) and (gb.selection is None or isinstance(gb.selection, list)):
         kwargs["numeric_only"] = numeric_only  # a frame's groups
-    # labels of the object's index: their dtype is the empty result's, not a sample's
-    return _on_groups(gb, [(how, (), kwargs)], f"md.groupby.{how}", sampled=False)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", FutureWarning)
+        meta = getattr(gb._pandas(), how)(**kwargs)  # labels: the empty result has their dtype
+    names = [meta.name] if isinstance(meta, pd.Series) else list(meta.columns)
+    cols = [c for c in _value_columns(gb) if c in names]
+    partials = tuple((c, part) for c in cols for part in ("best", "at", "label", "nan"))
+    partials += ((None, "order"),) if not gb.sort else ()
+    op = GroupByIdx(by=tuple(gb.keys), sort=gb.sort, dropna=gb.dropna, observed=gb.observed,
+                    partials=partials, outputs=(how, skipna), as_index=gb.as_index,
+                    index_names=gb.index_names, result_meta=_Meta(meta), label=f"md.groupby.{how}")
+    return new_frame(op, [gb.frame], math.nan, meta)
+
+
+def _value_columns(gb) -> list:
+    if isinstance(gb.obj.data.meta, pd.Series):
+        return [gb.frame.data.meta.columns[0]]
+    if gb.selection is None:
+        return [c for c in gb.frame.data.meta.columns if c not in gb.keys]
+    return gb.selection if isinstance(gb.selection, list) else [gb.selection]
+
+
+class GroupByIdx(GroupByAgg):
+    """idxmax / idxmin (``outputs``: (how, skipna)) from per-chunk partials: per group and
+    column the best value, its global position (ties: the first), its label and whether a
+    value was missing; combined by the best value, then the position."""
+
+    def _partial(self, frame):
+        how, _ = self.outputs
+        flat = frame.reset_index(drop=True)
+        g = flat.groupby(list(self.by), sort=self.sort, dropna=self.dropna,
+                         **({} if self.observed is None else {"observed": self.observed}))
+        sizes = g.size()
+        cols = {}
+        for i, (c, part) in enumerate(self.partials):
+            if part == "best":
+                picked = flat[c].dropna().groupby([flat[b] for b in self.by], sort=self.sort,
+                                                  dropna=self.dropna).agg(how)
+                at = picked.reindex(sizes.index).to_numpy()
+                found = ~pd.isna(at)
+                pos = np.where(found, at, 0).astype(np.int64)
+                cols[f"p{i}"] = np.where(found, flat[c].to_numpy()[pos], np.nan)
+                cols[f"p{i + 1}"] = np.where(found, pos + self.order_base, -1)
+                cols[f"p{i + 2}"] = pd.Series(frame.index[pos], dtype=object).where(found).to_numpy()
+            elif part == "nan":
+                cols[f"p{i}"] = (g[c].count() < sizes).to_numpy()
+            elif part == "order":
+                cols[f"p{i}"] = np.arange(len(sizes), dtype=np.int64) + self.order_base
+        return pd.DataFrame(cols, index=sizes.index)[[f"p{i}" for i in range(len(self.partials))]]
+
+    def _combine(self, parts):
+        cat = _concat(parts)
+        how, _ = self.outputs
+        keys = cat.index.unique()
+        out = {}
+        for i, (_, part) in enumerate(self.partials):
+            if part == "best":  # the best value, then the first position
+                best = cat.iloc[:, i:i + 3].sort_values([f"p{i}", f"p{i + 1}"], ascending=[how == "idxmin", True],
+                                                         na_position="last", kind="stable")
+                best = best[~best.index.duplicated()].reindex(keys)
+                for j in range(3):
+                    out[f"p{i + j}"] = best.iloc[:, j]
+            elif part in ("nan", "order"):
+                column = cat[f"p{i}"].groupby(level=list(range(cat.index.nlevels)), sort=False, dropna=False)
+                out[f"p{i}"] = (column.max() if part == "nan" else column.min()).reindex(keys)
+        res = pd.DataFrame(out, index=keys)[[f"p{i}" for i in range(len(self.partials))]]
+        return res.sort_index(kind="stable") if self.sort else res
+
+    def _finish(self, comb):
+        if any(part == "order" for _, part in self.partials):
+            comb = comb.sort_values(f"p{len(self.partials) - 1}", kind="stable")
+        how, skipna = self.outputs
+        data = {}
+        for i, (c, part) in enumerate(self.partials):
+            if part != "best":
+                continue
+            labels, missing = comb[f"p{i + 2}"], comb[f"p{i + 3}"].astype(bool)
+            bad = labels.isna() if skipna else missing | labels.isna()
+            if bad.any():
+                if PANDAS3:
+                    raise ValueError(f"{how} with skipna=True encountered all NA values in a group."
+                                     if skipna else f"{how} with skipna=False encountered an NA value.")
+                labels = labels.where(~bad)  # pandas 2.2: NaN (and a FutureWarning)
+            data[len(data)] = labels
+        res = pd.DataFrame(data, index=comb.index)
+        return _conform(res, self.result_meta.value, self.as_index, self.index_names)
+
+
+uses(GroupByIdx)(_aggregated_columns)  # the keys and the value columns, as an aggregation
 
 
 def describe(self, percentiles=None, include=None, exclude=None):
