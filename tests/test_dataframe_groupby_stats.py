@@ -115,6 +115,20 @@ def test_idxmax_idxmin_combine_chunk_partials(tree):
                     _check(m, df, f)
 
 
+def test_idxmax_of_dates_bools_and_categorical_keys():
+    rs = np.random.RandomState(0)
+    n = 23
+    df = pd.DataFrame({"s": rs.choice(list("abc"), n), "b": rs.rand(n) > .5, "v": rs.rand(n),
+                       "t": pd.date_range("2020", periods=n, freq="h")[rs.permutation(n)]},
+                      index=[f"r{i % 7}" for i in range(n)])
+    df["c"] = df["s"].astype("category")
+    m = md.DataFrame(df, chunk_size=5)
+    _check(m, df, lambda d: d.groupby("s")[["t", "b", "v"]].idxmax())
+    _check(m, df, lambda d: d.groupby("s", sort=False)[["t", "b"]].idxmin())
+    _check(m, df, lambda d: d.groupby("c", observed=True)[["v"]].idxmin())
+    _check(m, df, lambda d: d.groupby("c", observed=False)[["v"]].quantile(.2))
+
+
 @pytest.mark.parametrize("kw", OPTIONS)
 def test_nth_filters_rows_in_original_order(df, kw):
     m = md.DataFrame(df, chunk_size=5)

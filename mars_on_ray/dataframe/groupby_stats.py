@@ -1,12 +1,12 @@
 """GroupBy methods pandas users expect beyond aggregations: quantile, idxmax / idxmin,
 describe, ohlc, nth, ngroup, filter, pipe, and ``.rolling`` / ``.expanding`` windows.
 
-Methods that need whole groups (quantile, idxmax / idxmin, describe, windows) are pandas' own
-method run on whole groups after the rows are shuffled by key (``GroupByApply`` with
-``calls``), one result chunk per key range. ohlc combines per-chunk partials (first, max, min,
-last). nth and filter pick rows of whole groups and send them back to their chunks, in their
-original order (``GroupByRows``). ngroup numbers the groups of ``size()`` and looks each row's
-keys up in them with a merge.
+Methods that need whole groups (quantile, describe, windows) are pandas' own method run on
+whole groups after the rows are shuffled by key (``GroupByApply`` with ``calls``), one result
+chunk per key range. idxmax / idxmin (``GroupByIdx``) and ohlc (first, max, min, last)
+combine per-chunk partials on ``GroupByAgg``'s tree or shuffle. nth and filter pick rows of
+whole groups and send them back to their chunks, in their original order (``GroupByRows``).
+ngroup numbers the groups of ``size()`` by position and joins the rows to them on the keys.
 """
 from __future__ import annotations
 
@@ -18,9 +18,9 @@ import pandas as pd
 
 from .blockwise import map_chunks
 from .core import new_frame
-from .rules.usage import uses
 from .groupby import GroupBy, GroupByAgg, GroupByApply, _aggregated_columns, _concat, _conform, _Meta
 from .groupby_more import PANDAS3, _rowwise, _sampled
+from .rules.usage import uses
 
 __all__: list[str] = []
 
@@ -106,18 +106,19 @@ class GroupByIdx(GroupByAgg):
     def _partial(self, frame):
         how, _ = self.outputs
         flat = frame.reset_index(drop=True)
-        g = flat.groupby(list(self.by), sort=self.sort, dropna=self.dropna,
-                         **({} if self.observed is None else {"observed": self.observed}))
+        extra = {"sort": self.sort, "dropna": self.dropna}
+        if self.observed is not None:
+            extra["observed"] = self.observed
+        g = flat.groupby(list(self.by), **extra)
         sizes = g.size()
         cols = {}
         for i, (c, part) in enumerate(self.partials):
             if part == "best":
-                picked = flat[c].dropna().groupby([flat[b] for b in self.by], sort=self.sort,
-                                                  dropna=self.dropna).agg(how)
+                picked = flat[c].dropna().groupby([flat[b] for b in self.by], **extra).agg(how)
                 at = picked.reindex(sizes.index).to_numpy()
                 found = ~pd.isna(at)
                 pos = np.where(found, at, 0).astype(np.int64)
-                cols[f"p{i}"] = np.where(found, flat[c].to_numpy()[pos], np.nan)
+                cols[f"p{i}"] = flat[c].iloc[pos].reset_index(drop=True).where(found).to_numpy()
                 cols[f"p{i + 1}"] = np.where(found, pos + self.order_base, -1)
                 cols[f"p{i + 2}"] = pd.Series(frame.index[pos], dtype=object).where(found).to_numpy()
             elif part == "nan":
@@ -178,13 +179,7 @@ def ohlc(self):
     per-chunk partials."""
     meta = self._pandas().ohlc()  # pandas' errors (non-numeric values)
     meta = _sampled(self).ohlc().iloc[:0]
-    if isinstance(self.obj.data.meta, pd.Series):
-        cols = [self.frame.data.meta.columns[0]]
-    elif self.selection is None:
-        cols = [c for c in self.frame.data.meta.columns if c not in self.keys]
-    else:
-        cols = self.selection if isinstance(self.selection, list) else [self.selection]
-    pairs = [(c, how) for c in cols for how in ("first", "max", "min", "last")]
+    pairs = [(c, how) for c in _value_columns(self) for how in ("first", "max", "min", "last")]
     gb = self
     if not self.as_index and len(meta.columns) == len(pairs):  # pandas 2.2 keeps the keys as index
         gb = GroupBy(self.obj, self.by, True, self.sort, self.dropna, self.observed, self.selection,
@@ -195,10 +190,8 @@ def ohlc(self):
 def nth(self, n, dropna=None):
     """The rows at positions ``n`` (an int, list or slice; negative from the end) of each
     group, in their original order with their own labels (pandas >= 2: a filter)."""
-    if isinstance(n, list):
-        n = tuple(n)
     kwargs = {} if dropna is None else {"dropna": dropna}
-    return _rowwise(self, "nth", (list(n) if isinstance(n, tuple) else n,), kwargs)
+    return _rowwise(self, "nth", (n,), kwargs)
 
 
 def filter(self, func, dropna=True, *args, **kwargs):
