@@ -229,6 +229,7 @@ APPLIED = {  # pandas' result for as_index=False depends on what the function re
         lambda x: pd.Series({"a": x.v.sum(), "b": x.w.max()})),
     "frame rows": lambda d, kw: d.groupby("s", **kw)[["v", "w"]].apply(lambda x: x.head(2)),
     "frame of every row": lambda d, kw: d.groupby(["s", "k"], **kw)[["v", "w"]].apply(lambda x: x + 1),
+    "series of rows": lambda d, kw: d.groupby("s", **kw)[["v", "w"]].apply(lambda x: x.v * 2),
     "selected scalar": lambda d, kw: d.groupby("s", **kw)["v"].apply(lambda x: x.sum()),
     "selected rows": lambda d, kw: d.groupby("kn", **kw)["v"].apply(lambda x: x.cumsum()),
 }
@@ -242,6 +243,15 @@ def test_apply_as_index_false(df, sort, dropna, result):
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", DeprecationWarning)  # pandas 2.2: apply on the keys
         _check(m, df, lambda d: APPLIED[result](d, kw))
+
+
+@pytest.mark.parametrize("sort", [True, False])
+def test_apply_series_of_rows_is_a_series_even_when_a_reducer_has_one_group(sort):
+    """pandas stacks the Series results of groups indexed alike (one group, or a one-row
+    sample) into a frame; with groups indexed differently they are one Series."""
+    df = pd.DataFrame({"s": list("abcabcd"), "v": np.arange(7.0)}, index=list("xxyzzyw"))
+    m = md.DataFrame(df, chunk_size=2)
+    _check(m, df, lambda d: d.groupby("s", sort=sort)[["v"]].apply(lambda x: x.v * 2))
 
 
 def test_apply_as_index_false_by_series_keys_is_not_supported(df):

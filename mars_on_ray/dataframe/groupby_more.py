@@ -180,6 +180,9 @@ class GroupByRows(Operand):
         with warnings.catch_warnings():
             warnings.simplefilter("ignore", DeprecationWarning)
             res = g.apply(self.args[0], *self.args[1:], **kwargs)
+        meta = None if self.result_meta is None else self.result_meta.value
+        if isinstance(meta, pd.Series) and isinstance(res, pd.DataFrame):
+            res = _unstacked(res, meta.name)
         frame_keys = pandas_keys(frame, self.by, self.key, series=True)
         firsts = frame[_ORDER_COL].groupby(frame_keys, sort=False, dropna=self.dropna).min()
         nkeys = len(self.by)
@@ -221,6 +224,16 @@ def _seed(seed, j):
     return None if seed is None else int(tokenize(seed, j)[:8], 16)
 
 
+def _unstacked(res: pd.DataFrame, name) -> pd.Series:
+    """The Series pandas gives for groups whose Series results are indexed differently, from
+    the frame it gives when they are indexed alike (a reducer holding one such group)."""
+    keys, labels = res.index, res.columns
+    rows = labels[np.tile(np.arange(len(labels)), len(keys))]
+    arrays = [keys.get_level_values(i).repeat(len(labels)) for i in range(keys.nlevels)]
+    arrays += [rows.get_level_values(i) for i in range(rows.nlevels)]
+    return pd.Series(res.to_numpy().ravel(), index=pd.MultiIndex.from_arrays(arrays), name=name)
+
+
 def _order_groups(res, sort, nkeys):
     """Concatenated ``apply`` pieces (first-appearance positions as level 0) in pandas' order."""
     if sort:
@@ -244,6 +257,28 @@ def _cast(values: pd.Series, dtype):
 def _sample_frame(gb):
     frame = sample(gb.frame.data.meta)
     return frame.assign(**{_ORDER_COL: np.zeros(len(frame), dtype=np.int64)})
+
+
+def _two_groups(gb):
+    """A two-row sample in two groups (None when a key has no second value): pandas turns
+    the Series results of a single group into a frame's rows, of several into one Series."""
+    frame = _sample_frame(gb)
+    frame = pd.concat([frame, frame], ignore_index=True)
+    frame[_ORDER_COL] = np.arange(2, dtype=np.int64)
+    for key in gb.keys:
+        dtype = frame[key].dtype
+        kind = getattr(dtype, "kind", "O")
+        if isinstance(dtype, pd.CategoricalDtype):
+            if len(dtype.categories) < 2:
+                return None
+            other = dtype.categories[1]
+        else:
+            other = {"b": False, "M": pd.Timestamp("2000-01-02"), "m": pd.Timedelta(2)}.get(
+                kind, 2 if kind in "iuf" else "b")
+        column = frame[key].copy()
+        column.iloc[1] = other
+        frame[key] = column
+    return frame
 
 
 def _op(gb, how, args=(), kwargs=None, seed=None, grouped=False):
@@ -271,7 +306,13 @@ def _grouped_apply(gb, func, args, kwargs):
         raise NotImplementedError("groupby(as_index=False).apply by keys that are not columns: "
                                   "group by columns, or use as_index=True and reset_index()")
     op = _op(gb, "apply", (func, *args), kwargs, grouped=True)
-    res = op._apply_grouped(_sample_frame(gb)).droplevel(0)
+    res = op._apply_grouped(_sample_frame(gb)).droplevel(0)  # pandas' errors
+    two = _two_groups(gb)
+    if two is not None:
+        try:
+            res = op._apply_grouped(two).droplevel(0)
+        except Exception:  # the function fails on made-up values: the one-row result stands
+            pass
     names = list(res.index.names[:len(gb.keys)])
     if names != list(gb.index_names or gb.keys):
         raise NotImplementedError("apply results without the group keys in their index "
