@@ -282,3 +282,19 @@ def test_windows_by_level_and_unknown_extents(df):
     _check(m[m["w"] > 3], df[df["w"] > 3], lambda d: d.groupby("k")["v"].expanding(2).sum())
     with pytest.raises(ValueError):
         m.groupby("s").rolling(-1)
+    with pytest.raises(NotImplementedError):
+        m.groupby("s").rolling("2s")
+    with pytest.raises(AttributeError):
+        m.groupby("s").rolling(2).foo()
+
+
+def test_bad_arguments_raise_pandas_errors_at_build(df):
+    m = md.DataFrame(df, chunk_size=5)
+    with pytest.raises(TypeError):
+        m.groupby("s").nth("x")
+    with pytest.raises(TypeError):  # not a bool
+        m.groupby("s").filter(lambda g: g.v)
+    with pytest.raises(KeyError):
+        m.groupby("s")[["v"]].quantile(0.5, interpolation="bad")
+    with pytest.raises(ValueError):
+        m.groupby("s").expanding(-1)

@@ -278,6 +278,9 @@ for _how in ("sum", "mean", "min", "max", "count", "std", "var", "median"):
 
 def rolling(self, window, *args, **kwargs):
     """Rolling windows over each group's rows (aggregate with ``.sum()``, ``.mean()``, ...)."""
+    if not isinstance(window, (int, np.integer)) or isinstance(window, bool):
+        raise NotImplementedError("groupby rolling by a time offset or a window object: "
+                                  "only a number of rows is supported")
     return GroupByWindow(self, "rolling", (window, *args), kwargs)
 
 
