@@ -183,8 +183,6 @@ def test_apply_unsupported(df):
     m = md.DataFrame(df, chunk_size=7)
     with pytest.raises(NotImplementedError):
         m.groupby("k2", group_keys=False).v.apply(lambda s: s * 2)
-    with pytest.raises(NotImplementedError):
-        m.groupby("k2", as_index=False).v.apply(lambda s: s.sum())
 
 
 @pytest.mark.parametrize("as_index", [True, False])

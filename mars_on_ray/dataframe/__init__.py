@@ -16,6 +16,7 @@ from .align import *  # noqa: F401,F403
 from .window import *  # noqa: F401,F403
 from .cumulative import *  # noqa: F401,F403
 from .groupby_more import *  # noqa: F401,F403
+from .groupby_stats import *  # noqa: F401,F403
 from .apply import *  # noqa: F401,F403
 from .stats import *  # noqa: F401,F403
 from .reshape import *  # noqa: F401,F403

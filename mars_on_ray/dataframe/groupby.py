@@ -194,8 +194,12 @@ class GroupByAgg(Operand):
 
 def _conform(res: pd.DataFrame, meta, as_index: bool, index_names):
     """Give a result computed with keys as index pandas' names, layout and dtypes (``meta``)."""
-    if index_names is not None:
-        res.index = res.index.set_names(list(index_names))
+    if index_names is not None and res.index.nlevels >= len(index_names):
+        # the key levels (results may have more: quantile's q, the rows of a window)
+        levels = list(range(len(index_names))) if res.index.nlevels > len(index_names) else None
+        res.index = res.index.set_names(list(index_names), level=levels)
+    if not len(res) and (not as_index or list(res.index.names) != list(meta.index.names)):
+        return meta  # pandas' result on no rows may lack the key levels (describe)
     if isinstance(meta, pd.Series):
         res = res.iloc[:, 0].rename(meta.name)
         return res if res.dtype == meta.dtype else res.astype(meta.dtype)
@@ -229,9 +233,10 @@ class GroupByApply(Operand):
     keys one chunk puts them in order (``'gather'``)."""
 
     _params = ("by", "sort", "dropna", "observed", "selection", "func", "func_kwargs", "size",
-               "as_index", "index_names", "result_meta", "stage", "with_order", "offset")
+               "as_index", "index_names", "result_meta", "stage", "with_order", "offset", "calls")
     offset = None
     with_order = False
+    calls = None  # ((method, args, kwargs), ...) called in turn on the selected groupby
 
     def execute(self, *values):
         if self.stage == "concat":  # reduced groups of one first-appearance range
@@ -248,22 +253,31 @@ class GroupByApply(Operand):
             res = _concat(values)
             if self.with_order:
                 res = res.sort_index(level=0, kind="stable", sort_remaining=False).droplevel(0)
-            elif self.sort:
-                res = res.sort_index(kind="stable")
+            elif self.sort:  # by the keys only: rows within a group keep their order
+                res = res.sort_index(level=list(range(len(self.by))), kind="stable", sort_remaining=False)
             return _conform(res, self.result_meta.value, self.as_index, self.index_names)
         frame = _concat(values)
+        if self.calls and self.dropna:  # pandas' describe fails on rows but no groups
+            frame = frame.dropna(subset=list(self.by))
         extra = {} if self.observed is None else {"observed": self.observed}
         g = frame.groupby(list(self.by), sort=self.sort, dropna=self.dropna, **extra)
         selection = self.selection
         if selection is None:
             selection = [c for c in frame.columns if c not in self.by and c != _ORDER_COL]
         picked = g[selection]
-        res = picked.size() if self.size else picked.agg(self.func, **dict(self.func_kwargs))
+        if self.calls:
+            res = picked
+            for name, args, kwargs in self.calls:
+                res = getattr(res, name)(*args, **dict(kwargs))
+        else:
+            res = picked.size() if self.size else picked.agg(self.func, **dict(self.func_kwargs))
         if isinstance(res, pd.Series):
             res = res.to_frame()
-        if self.with_order:
-            order = g[_ORDER_COL].min().to_numpy()
-            levels = [res.index.get_level_values(i) for i in range(res.index.nlevels)]
+        if self.with_order:  # each result row gets its group's first position
+            nkeys, index = len(self.by), res.index
+            keys = index.droplevel(list(range(nkeys, index.nlevels))) if index.nlevels > nkeys else index
+            order = g[_ORDER_COL].min().reindex(keys).to_numpy()
+            levels = [index.get_level_values(i) for i in range(index.nlevels)]
             res.index = pd.MultiIndex.from_arrays([order, *levels])
         return res
 
@@ -282,7 +296,8 @@ class GroupByApply(Operand):
                                   received[j], shape, None, (j, 0)) for j in range(n)]
             if not self.sort:
                 return (yield from self._tile_by_appearance(out, reducers))
-            sorter = SortChunks(sorter=_Sorter("index", kind="stable"), ignore_index=False, label=self.label)
+            sorter = SortChunks(sorter=_Sorter("index", kind="stable", level=list(range(len(self.by))),
+                                               sort_remaining=False), ignore_index=False, label=self.label)
             return (yield from _range_result(self, out, (yield from sorter.sorted_ranges(ctx, reducers))))
         meta = out.meta
         gather = self.new(stage="gather", with_order=len(reducers) > 1 and not self.sort)

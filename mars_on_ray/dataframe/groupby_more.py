@@ -33,7 +33,7 @@ __all__: list[str] = []
 
 PANDAS3 = int(pd.__version__.split(".")[0]) >= 3
 #: methods returning some of the input rows (computed on positions, index-independent)
-_SUBSET = ("head", "tail", "sample")
+_SUBSET = ("head", "tail", "sample", "nth", "filter")
 
 
 def _idx(meta, i):
@@ -68,8 +68,9 @@ class GroupByRows(Operand):
     gathered back in order (``'gather'``); ``grouped``: an ``apply`` result in group order."""
 
     _params = ("by", "key", "sort", "dropna", "observed", "selection", "how", "args", "kwargs",
-               "result_meta", "grouped", "stage", "n", "seed")
+               "result_meta", "grouped", "stage", "n", "seed", "as_index")
     grouped = False
+    as_index = True
     result_meta = None
     stage = None
     n = 1
@@ -139,6 +140,8 @@ class GroupByRows(Operand):
             if not len(res):
                 return meta
             res = _order_groups(res, self.sort, len(self.by))
+            if not self.as_index:
+                res = _unkeyed(res, len(self.by))
         else:  # the pieces of one input chunk, put back in order under its own index
             index, res = values[-1], _concat(values[:-1]).sort_values(_ORDER_COL, kind="stable")
             local = res[_ORDER_COL].to_numpy() & 0xFFFFFFFF
@@ -177,6 +180,9 @@ class GroupByRows(Operand):
         with warnings.catch_warnings():
             warnings.simplefilter("ignore", DeprecationWarning)
             res = g.apply(self.args[0], *self.args[1:], **kwargs)
+        meta = None if self.result_meta is None else self.result_meta.value
+        if isinstance(meta, pd.Series) and isinstance(res, pd.DataFrame):
+            res = _unstacked(res, meta.name)
         frame_keys = pandas_keys(frame, self.by, self.key, series=True)
         firsts = frame[_ORDER_COL].groupby(frame_keys, sort=False, dropna=self.dropna).min()
         nkeys = len(self.by)
@@ -218,6 +224,16 @@ def _seed(seed, j):
     return None if seed is None else int(tokenize(seed, j)[:8], 16)
 
 
+def _unstacked(res: pd.DataFrame, name) -> pd.Series:
+    """The Series pandas gives for groups whose Series results are indexed differently, from
+    the frame it gives when they are indexed alike (a reducer holding one such group)."""
+    keys, labels = res.index, res.columns
+    rows = labels[np.tile(np.arange(len(labels)), len(keys))]
+    arrays = [keys.get_level_values(i).repeat(len(labels)) for i in range(keys.nlevels)]
+    arrays += [rows.get_level_values(i) for i in range(rows.nlevels)]
+    return pd.Series(res.to_numpy().ravel(), index=pd.MultiIndex.from_arrays(arrays), name=name)
+
+
 def _order_groups(res, sort, nkeys):
     """Concatenated ``apply`` pieces (first-appearance positions as level 0) in pandas' order."""
     if sort:
@@ -243,6 +259,28 @@ def _sample_frame(gb):
     return frame.assign(**{_ORDER_COL: np.zeros(len(frame), dtype=np.int64)})
 
 
+def _two_groups(gb):
+    """A two-row sample in two groups (None when a key has no second value): pandas turns
+    the Series results of a single group into a frame's rows, of several into one Series."""
+    frame = _sample_frame(gb)
+    frame = pd.concat([frame, frame], ignore_index=True)
+    frame[_ORDER_COL] = np.arange(2, dtype=np.int64)
+    for key in gb.keys:
+        dtype = frame[key].dtype
+        kind = getattr(dtype, "kind", "O")
+        if isinstance(dtype, pd.CategoricalDtype):
+            if len(dtype.categories) < 2:
+                return None
+            other = dtype.categories[1]
+        else:
+            other = {"b": False, "M": pd.Timestamp("2000-01-02"), "m": pd.Timedelta(2)}.get(
+                kind, 2 if kind in "iuf" else "b")
+        column = frame[key].copy()
+        column.iloc[1] = other
+        frame[key] = column
+    return frame
+
+
 def _op(gb, how, args=(), kwargs=None, seed=None, grouped=False):
     selection = gb.selection
     if isinstance(gb.obj.data.meta, pd.Series):
@@ -250,6 +288,7 @@ def _op(gb, how, args=(), kwargs=None, seed=None, grouped=False):
     return GroupByRows(by=tuple(gb.keys), key=gb.index_names, sort=gb.sort, dropna=gb.dropna,
                        observed=gb.observed, selection=selection, how=how, args=tuple(args),
                        kwargs=tuple((kwargs or {}).items()), grouped=grouped, seed=seed,
+                       as_index=gb.as_index or not grouped,
                        label=f"md.groupby.{how}")
 
 
@@ -263,17 +302,39 @@ def _rowwise(gb, how, args=(), kwargs=None, seed=None):
 
 
 def _grouped_apply(gb, func, args, kwargs):
-    if not gb.as_index:
-        raise NotImplementedError("groupby(as_index=False).apply is not supported")
+    if not gb.as_index and gb.index_names is not None:  # pandas' layout varies with the version
+        raise NotImplementedError("groupby(as_index=False).apply by keys that are not columns: "
+                                  "group by columns, or use as_index=True and reset_index()")
     op = _op(gb, "apply", (func, *args), kwargs, grouped=True)
-    res = op._apply_grouped(_sample_frame(gb)).droplevel(0)
+    res = op._apply_grouped(_sample_frame(gb)).droplevel(0)  # pandas' errors
+    two = _two_groups(gb)
+    if two is not None:
+        try:
+            res = op._apply_grouped(two).droplevel(0)
+        except Exception:  # the function fails on made-up values: the one-row result stands
+            pass
     names = list(res.index.names[:len(gb.keys)])
     if names != list(gb.index_names or gb.keys):
         raise NotImplementedError("apply results without the group keys in their index "
                                   "(group_keys=False with a non-aggregating function)")
-    meta = res.iloc[:0]
+    meta = (res if gb.as_index else _unkeyed(res, len(gb.keys))).iloc[:0]
     op.result_meta = _Meta(meta)
     return new_frame(op, [gb.frame], math.nan, meta)
+
+
+def _unkeyed(res, nkeys: int):
+    """An ``apply`` result in group order as pandas gives it with ``as_index=False``: a row
+    per group has the keys as columns and a RangeIndex; rows of the groups' own lose the key
+    levels (pandas 3) or get the group's number in their place (pandas 2.2)."""
+    if res.index.nlevels == nkeys:
+        frame = res.to_frame(res.name) if isinstance(res, pd.Series) else res
+        return frame.reset_index(allow_duplicates=True)
+    rest = list(range(nkeys, res.index.nlevels))
+    if PANDAS3:
+        return res.droplevel(list(range(nkeys)))
+    numbers = pd.factorize(res.index.droplevel(rest), use_na_sentinel=False)[0]
+    levels = [res.index.get_level_values(i) for i in rest]
+    return res.set_axis(pd.MultiIndex.from_arrays([numbers, *levels]))
 
 
 def apply(self, func, *args, **kwargs):
