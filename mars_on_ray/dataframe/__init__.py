@@ -41,3 +41,4 @@ from .cut import *  # noqa: F401,F403
 from .raydata import *  # noqa: F401,F403
 from .pivot import *  # noqa: F401,F403
 from .levels import *  # noqa: F401,F403
+from .categorical import *  # noqa: F401,F403
