@@ -8,7 +8,7 @@ import pandas as pd
 import pytest
 
 import mars_on_ray.dataframe as md
-from mars_on_ray.testing import assert_eq
+from mars_on_ray.testing import _compute, assert_eq
 
 
 @pytest.fixture
@@ -59,7 +59,7 @@ def test_unstack_bad_input_raises_like_pandas(s):
         md.Series(s.reset_index(drop=True)).unstack()
     dup = pd.concat([s, s.iloc[:2]])
     with pytest.raises(ValueError, match="duplicate"):
-        md.Series(dup, chunk_size=5).unstack().execute()
+        _compute(md.Series(dup, chunk_size=5).unstack())
 
 
 @pytest.mark.parametrize("kwargs", [{"key": "a"}, {"key": ("b", 1)}, {"key": 1, "level": "n"},
@@ -82,9 +82,9 @@ def test_xs_of_columns(df):
 def test_xs_missing_key_raises_key_error(df):
     m = md.DataFrame(df, chunk_size=5)
     with pytest.raises(KeyError):
-        m.xs(7, level="n").execute()
+        _compute(m.xs(7, level="n"))
     with pytest.raises(KeyError):
-        m[m["v"] > 100].xs("a").execute()
+        _compute(m[m["v"] > 100].xs("a"))
 
 
 def test_level_methods_are_row_by_row(df, s):

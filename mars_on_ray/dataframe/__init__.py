@@ -42,3 +42,4 @@ from .raydata import *  # noqa: F401,F403
 from .pivot import *  # noqa: F401,F403
 from .levels import *  # noqa: F401,F403
 from .categorical import *  # noqa: F401,F403
+from .resample import *  # noqa: F401,F403
