@@ -43,3 +43,4 @@ from .pivot import *  # noqa: F401,F403
 from .levels import *  # noqa: F401,F403
 from .categorical import *  # noqa: F401,F403
 from .resample import *  # noqa: F401,F403
+from .crosstab import *  # noqa: F401,F403
