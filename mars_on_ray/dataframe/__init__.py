@@ -44,3 +44,4 @@ from .levels import *  # noqa: F401,F403
 from .categorical import *  # noqa: F401,F403
 from .resample import *  # noqa: F401,F403
 from .crosstab import *  # noqa: F401,F403
+from .window_pairs import *  # noqa: F401,F403
