@@ -45,3 +45,4 @@ from .categorical import *  # noqa: F401,F403
 from .resample import *  # noqa: F401,F403
 from .crosstab import *  # noqa: F401,F403
 from .window_pairs import *  # noqa: F401,F403
+from .merge_asof import *  # noqa: F401,F403
