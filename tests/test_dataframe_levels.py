@@ -3,6 +3,8 @@
 Chunk sizes do not divide the data (23 rows in chunks of 5), the rows are shuffled (keys of
 one row of the result sit in several chunks), frames after a filter have unknown extents.
 """
+import warnings
+
 import numpy as np
 import pandas as pd
 import pytest
@@ -123,3 +125,12 @@ def test_unstack_with_missing_index_labels():
     s = pd.Series(np.arange(7), index=idx)
     assert_eq(md.Series(s, chunk_size=3).unstack(), s.unstack())
     assert_eq(md.Series(s, chunk_size=3).unstack(0), s.unstack(0))
+
+
+def test_frame_unstack_of_a_single_level_index_is_the_transpose_stacked():
+    frame = pd.DataFrame({"a": np.arange(7), "b": [1.5, np.nan, 3, 4, 5, 6, 7]},
+                         index=pd.Index(list("xyzwvut"), name="i"))
+    frame.columns.name = "c"
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", FutureWarning)
+        assert_eq(md.DataFrame(frame, chunk_size=3).unstack(), frame.unstack())

@@ -18,14 +18,9 @@ from pandas.core.reshape import pivot as pd_pivot
 
 from .blockwise import map_chunks
 from .core import Series
+from .reshape import compute_now
 
 __all__ = ["crosstab"]
-
-
-def _learned(obj):
-    from .accessors import learn
-
-    return learn(obj)
 
 
 class _Aggregated:
@@ -110,15 +105,15 @@ def _aggregates_for(data, rows, cols, keys, values, aggfunc, dropna):
     for by in dict.fromkeys(keys):
         gb = frame.groupby(list(by), observed=dropna, dropna=dropna)  # as pandas' margins
         if aggfunc is len:
-            res = _learned(gb.size())
+            res = compute_now(gb.size(), frame)
             groups[by] = pd.DataFrame({v: res for v in values}, index=res.index)
         else:
-            groups[by] = _learned(gb[values].agg(aggfunc))
+            groups[by] = compute_now(gb[values].agg(aggfunc), frame)
     if aggfunc is len:
-        n = _learned(frame[values[0]].isna().count())  # the rows, missing values included
+        n = compute_now(frame[values[0]].isna().count(), frame)  # the rows, missing values included
         grand = {v: n for v in values}
     else:
-        totals = _learned(frame[values].agg(aggfunc))
+        totals = compute_now(frame[values].agg(aggfunc), frame)
         grand = {v: totals[v] for v in values}
     return _Aggregated(groups, grand)
 

@@ -3,10 +3,13 @@
 ``swaplevel`` / ``droplevel`` / ``reorder_levels`` and ``xs(axis=1)`` are row by row. ``xs``
 on rows filters every chunk (a KeyError when no chunk holds the key, as pandas raises).
 ``unstack``'s columns are values of the data, so they are computed when it is called: each
-chunk's first row of every distinct combination of the unstacked levels, reduced in chunk
-order to a probe that pandas unstacks (its columns, in pandas' order). Rows are then hash
-shuffled by the remaining levels, each reducer unstacks whole keys and takes those columns,
-and the result is sorted by its index (pandas' order for sorted levels).
+chunk's first row of every level value and of every combination of the unstacked levels,
+reduced in chunk order to a probe that pandas unstacks (its columns, in pandas' order) and
+whose ``remove_unused_levels`` gives each remaining level's order (pandas orders a level
+with unused values by first appearance). Rows are then hash shuffled by the remaining
+levels, each reducer unstacks whole keys onto those columns, the int / bool columns are
+promoted as pandas does when some key lacks a column (learned from the reducers), and the
+rows are range-sorted by their levels' positions in those orders.
 """
 from __future__ import annotations
 
@@ -25,7 +28,7 @@ from .accessors import summarize
 from .blockwise import chunk_shape, map_chunks, row_chunks, rows_grid, sample_of
 from .core import DataFrame, Series, methods, new_frame
 from .groupby import _Meta
-from .positional import _idx
+from .positional import PANDAS3, _idx
 from .reshape import compute_now
 
 __all__: list[str] = []
@@ -245,7 +248,9 @@ def unstack(obj, level=-1, fill_value=None, sort=True):
         if isinstance(obj, Series):
             raise ValueError("index must be a MultiIndex to unstack, "
                              f"{type(index)} was passed")
-        raise NotImplementedError("DataFrame.unstack of a single-level index")
+        with warnings.catch_warnings():  # pandas' own way: obj.T.stack() (its warnings once)
+            warnings.simplefilter("ignore", FutureWarning)
+            return obj.T.stack() if PANDAS3 else obj.T.stack(dropna=False)
     if not sort:
         raise NotImplementedError("unstack(sort=False) is not supported")
     names = level if isinstance(level, (list, tuple)) else [level]

@@ -11,6 +11,8 @@ by time (stable) before binning, so the rows are sorted first.
 """
 from __future__ import annotations
 
+import warnings
+
 import numpy as np
 import pandas as pd
 from pandas.core.dtypes.cast import maybe_promote
@@ -49,7 +51,9 @@ def _whole_span(parts):
 def _bins(index_meta, kwargs, first, last, missing):
     """pandas' bin edges (int64, the index's unit) and labels for data from first to last
     (labels without a freq when timestamps are missing, as pandas')."""
-    grouper = TimeGrouper(**kwargs)
+    with warnings.catch_warnings():  # a deprecated rule warned once, on the user's call
+        warnings.simplefilter("ignore", FutureWarning)
+        grouper = TimeGrouper(**kwargs)
     ax = pd.DatetimeIndex([first, last], dtype=index_meta.dtype)
     binner, bins, labels = grouper._get_time_bins(ax)
     _, edges = grouper._adjust_bin_edges(binner, ax.asi8)
@@ -136,13 +140,11 @@ class Resampler:
         zero = [_how_of(c, func) in _ZERO for c in cols]
         gdtypes = list(gmeta.dtypes) if isinstance(gmeta, pd.DataFrame) else [gmeta.dtype]
         dtypes = gdtypes
-        if used < len(labels):
+        if used < len(labels):  # empty bins
             grouped = grouped.reindex(pd.RangeIndex(len(labels)))
             dtypes = [d if z or not isinstance(d, np.dtype) else maybe_promote(d, np.nan)[0]
                       for d, z in zip(gdtypes, zero)]
         name = meta.name if isinstance(meta, pd.Series) else None
-        if isinstance(gmeta, pd.Series) and func == "size" and isinstance(meta, pd.DataFrame):
-            name = None
         out_meta = _finish(gmeta.iloc[:0], labels[:0], zero, dtypes, name)
         return map_chunks(_finish, (grouped, labels, zero, dtypes, name), label=label, meta=out_meta)
 
