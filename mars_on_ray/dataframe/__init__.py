@@ -41,3 +41,9 @@ from .dummies import *  # noqa: F401,F403
 from .cut import *  # noqa: F401,F403
 from .raydata import *  # noqa: F401,F403
 from .pivot import *  # noqa: F401,F403
+from .levels import *  # noqa: F401,F403
+from .categorical import *  # noqa: F401,F403
+from .resample import *  # noqa: F401,F403
+from .crosstab import *  # noqa: F401,F403
+from .window_pairs import *  # noqa: F401,F403
+from .merge_asof import *  # noqa: F401,F403

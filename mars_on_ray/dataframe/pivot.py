@@ -135,7 +135,15 @@ class PivotTable(Operand):
 @methods(DataFrame)
 def pivot_table(data, values=None, index=None, columns=None, aggfunc="mean", fill_value=None,
                 margins=False, dropna=True, margins_name="All", observed=None, sort=True):
-    """A spreadsheet-style pivot table (computed now: its columns are values of the data)."""
+    """A spreadsheet-style pivot table (computed now: its columns are values of the data);
+    ``margins`` adds pandas' "All" row and column, aggregated from the data."""
+    return from_pandas(pivot_table_now(data, values, index, columns, aggfunc, fill_value, margins,
+                                       dropna, margins_name, observed, sort))
+
+
+def pivot_table_now(data, values=None, index=None, columns=None, aggfunc="mean", fill_value=None,
+                    margins=False, dropna=True, margins_name="All", observed=None, sort=True):
+    """``pivot_table``'s computed pandas table."""
     kwargs = {"values": values, "index": index, "columns": columns, "aggfunc": aggfunc,
               "fill_value": fill_value, "dropna": dropna, "sort": sort}
     if observed is not None:
@@ -145,13 +153,17 @@ def pivot_table(data, values=None, index=None, columns=None, aggfunc="mean", fil
         warnings.simplefilter("ignore", FutureWarning)
         pd.pivot_table(meta, margins=margins, margins_name=margins_name, **kwargs)  # pandas' errors
     keys = _as_list(index)
-    if margins:
-        raise NotImplementedError("pivot_table(margins=True) is not supported")
     if not keys or not all(isinstance(k, (str, int, float, tuple)) and k in meta.columns for k in keys):
         raise NotImplementedError("pivot_table needs index= column labels")
+    if margins:  # pandas adds the margins before it drops a single value's level
+        from .crosstab import add_margins
+
+        single = values is not None and not isinstance(values, (list, tuple))
+        table = pivot_table_now(data, **{**kwargs, "values": [values] if single else values})
+        return add_margins(data, table, kwargs, margins_name)
     op = PivotTable(kwargs=kwargs, index=tuple(keys), label="md.pivot_table")
     lazy = new_frame(op, [data], math.nan, meta.iloc[:0, :0])
-    return from_pandas(compute_now(lazy))
+    return compute_now(lazy)
 
 
 @methods(DataFrame)
