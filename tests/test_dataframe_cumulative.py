@@ -241,3 +241,12 @@ def test_shift_by_a_list_of_periods_bad_input_raises_pandas_errors(df):
             df.shift(**kw)
         with pytest.raises(exc):
             m.shift(**kw)
+
+
+def test_scans_and_windows_declare_the_index_of_their_input():
+    """Regression: ``s.cumsum()`` / ``s.shift()`` declared the sample's RangeIndex, not the
+    input's index (found while building groupby ngroup)."""
+    s = md.Series(pd.Series(np.arange(5.0), index=list("abcde")), chunk_size=2)
+    for result in (s.cumsum(), s.shift(1), s.rolling(2).sum(), s.to_frame().cummax()):
+        assert type(result.data.meta.index) is type(s.data.meta.index)
+        assert result.data.meta.index.dtype == s.data.meta.index.dtype

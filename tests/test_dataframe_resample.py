@@ -100,3 +100,26 @@ def test_asfreq_of_repeated_timestamps_and_of_empty_data(df):
         _compute(md.DataFrame(df, chunk_size=5).asfreq("h"))
     empty = df.iloc[:0]
     assert_eq(md.DataFrame(empty).asfreq("h"), empty.asfreq("h"))
+
+
+@pytest.mark.parametrize("grouper", [pd.Grouper(key="d", freq="7D"),
+                                     pd.Grouper(key="d", freq="3D", closed="right", label="right"),
+                                     pd.Grouper(key="a")], ids=repr)
+def test_groupby_a_grouper_bins_times_as_pandas(grouper):
+    """Regression: ``groupby(pd.Grouper(key="d", freq="7D"))`` binned every chunk from its own
+    first day (5 bins 5 days apart instead of pandas' 4, 7 days apart)."""
+    rs = np.random.RandomState(0)
+    frame = pd.DataFrame({"a": rs.randint(0, 5, 23), "b": rs.rand(23),
+                          "d": pd.date_range("2020", periods=23, freq="D")})
+    frame = frame[frame["a"] != 2]  # days missing: empty bins
+    m = md.DataFrame(frame, chunk_size=5)
+    assert_eq(m.groupby(grouper)["b"].sum(), frame.groupby(grouper)["b"].sum())
+    assert_eq(m.groupby(grouper).b.mean(), frame.groupby(grouper).b.mean())
+
+
+def test_resample_on_a_column_and_a_grouper_of_the_index():
+    frame = pd.DataFrame({"b": np.arange(20.0), "d": pd.date_range("2021-03-01", periods=20, freq="13h")})
+    m = md.DataFrame(frame, chunk_size=6)
+    assert_eq(m.resample("1D", on="d").b.max(), frame.resample("1D", on="d").b.max())
+    timed, mtimed = frame.set_index("d"), m.set_index("d")
+    assert_eq(mtimed.groupby(pd.Grouper(freq="W")).sum(), timed.groupby(pd.Grouper(freq="W")).sum())

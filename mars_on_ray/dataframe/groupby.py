@@ -620,6 +620,20 @@ for _how in ("sum", "mean", "count", "min", "max", "prod", "first", "last", "med
     setattr(GroupBy, _how, _method(_how))
 
 
+def _by_grouper(obj, grouper: pd.Grouper, as_index, sort, dropna, observed, group_keys):
+    """``groupby(pd.Grouper(key=, level=, freq=))``: with a ``freq``, pandas bins the times as
+    ``resample`` does (every bin from the first to the last, empty ones too), else it groups by
+    the key or level."""
+    key, level, freq = grouper.key, grouper.level, getattr(grouper, "freq", None)
+    if freq is None:  # the Grouper's own sort decides (False by default), as in pandas
+        return groupby(obj, key, level, as_index, grouper.sort, dropna, observed, group_keys)
+    if level is not None or not as_index:
+        raise NotImplementedError("groupby(pd.Grouper(freq=)) with level= or as_index=False")
+    params = {name: getattr(grouper, name, None) for name in ("closed", "label", "origin", "offset")}
+    timed = obj if key is None else obj.set_index(key)
+    return timed.resample(freq, **{k: v for k, v in params.items() if v is not None})
+
+
 def _is_array_key(key, obj) -> bool:
     """Whether pandas groups by ``key``'s values position by position (an array, an Index, a
     tensor, or a list as long as the rows whose items are not all column labels)."""
@@ -635,6 +649,10 @@ def groupby(obj, by=None, level=None, as_index=True, sort=True, dropna=True, obs
     ``.sum()``, ..."""
     if by is None and level is None:
         raise TypeError("You have to supply one of 'by' and 'level'")
+    if isinstance(by, pd.Grouper):
+        return _by_grouper(obj, by, as_index, sort, dropna, observed, group_keys)
+    if isinstance(by, list) and any(isinstance(k, pd.Grouper) for k in by):
+        raise NotImplementedError("groupby by a list holding a pd.Grouper is not supported")
     if isinstance(by, (DataFrame, pd.DataFrame)):
         raise NotImplementedError("groupby by a DataFrame is not supported: group by its "
                                   "columns as Series (aligned by label)")

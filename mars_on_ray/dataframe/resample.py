@@ -110,6 +110,12 @@ class Resampler:
         self._pandas()[key]  # pandas' KeyError
         return Resampler(self._obj, self._kwargs, key)
 
+    def __getattr__(self, name):  # ``r.col`` is ``r["col"]``, as pandas allows
+        if (not name.startswith("_") and self._selection is None and isinstance(self._obj, DataFrame)
+                and name in self._obj.data.meta.columns):
+            return self[name]
+        raise AttributeError(f"'Resampler' object has no attribute '{name}'")
+
     def _pandas(self):
         kwargs = dict(self._kwargs)
         res = self._obj.data.meta.resample(kwargs.pop("freq"), **kwargs)
@@ -233,8 +239,12 @@ for _how in ("sum", "mean", "count", "min", "max", "first", "last"):
 def resample(obj, rule, closed=None, label=None, convention=None, on=None, level=None,
              origin="start_day", offset=None, group_keys=False):
     """Group rows into time bins of a DatetimeIndex (``rule``: "5D", "h", "ME", ...)."""
+    if on is not None and level is None and isinstance(obj, DataFrame):  # bins of a column
+        obj.data.meta.resample(rule, on=on, closed=closed, label=label, origin=origin, offset=offset)
+        return resample(obj.set_index(on), rule, closed, label, convention, None, None, origin,
+                        offset, group_keys)
     if on is not None or level is not None:
-        raise NotImplementedError("resample(on=/level=) is not supported: set the index first")
+        raise NotImplementedError("resample(level=) is not supported: set the index first")
     kwargs = {"freq": rule, "closed": closed, "label": label, "origin": origin, "offset": offset}
     kwargs = {k: v for k, v in kwargs.items() if v is not None}
     obj.data.meta.resample(rule, closed=closed, label=label, origin=origin, offset=offset)  # pandas' errors

@@ -95,7 +95,7 @@ def neighbours(obj, kernel, before: int | None, after: int, meta, label: str):
     """``kernel`` (``(func, args, kwargs)``) per chunk with ``before`` rows before it (None:
     all of them) and ``after`` rows after it; ``meta``: the result's empty pandas object."""
     op = Neighbours(kernel=kernel, before=before, after=after, label=label)
-    return new_frame(op, [obj], obj.shape[0], meta)
+    return new_frame(op, [obj], obj.shape[0], with_rows_of(obj, meta))
 
 
 class Scan(Operand):
@@ -142,7 +142,14 @@ class Scan(Operand):
 def scan(obj, kernel, meta, label: str, reverse: bool = False):
     """A row-aligned result computed by a prefix scan (see ``Scan``)."""
     op = Scan(kernel=kernel, reverse=reverse, label=label)
-    return new_frame(op, [obj], obj.shape[0], meta)
+    return new_frame(op, [obj], obj.shape[0], with_rows_of(obj, meta))
+
+
+def with_rows_of(obj, meta):
+    """``meta`` (inferred from a sample, whose index is a RangeIndex) with ``obj``'s index:
+    a row-aligned result keeps the rows' labels."""
+    index = obj.data.meta.index
+    return meta if meta.index.equals(index) and type(meta.index) is type(index) else meta.set_axis(index[:0])
 
 
 class Kernel:
