@@ -19,6 +19,7 @@ from .groupby_more import *  # noqa: F401,F403
 from .apply import *  # noqa: F401,F403
 from .stats import *  # noqa: F401,F403
 from .reshape import *  # noqa: F401,F403
+from .rank import *  # noqa: F401,F403
 from .frame_methods import *  # noqa: F401,F403
 from .plotting import *  # noqa: F401,F403
 from .rules import column_pruning, limit_pushdown, predicate_pushdown  # noqa: F401  (register the rules)
