@@ -92,3 +92,12 @@ def test_interpolate_pad_follows_each_pandas(values):
         with pytest.warns(FutureWarning):
             expected = s.interpolate(method="pad", limit=2)
         assert_eq(ms.interpolate(method="pad", limit=2), expected)
+
+
+def test_interpolate_result_lines_up_with_its_input_by_chunk(values):
+    from mars_on_ray.dataframe.align import index_relation
+
+    s = pd.Series(values, index=[f"r{i % 30}" for i in range(40)])  # duplicate labels
+    ms = md.Series(s, chunk_size=5)
+    assert index_relation(ms.interpolate(), ms) == "same"
+    assert_eq(ms.interpolate() - ms.fillna(0), s.interpolate() - s.fillna(0))

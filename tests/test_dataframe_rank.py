@@ -79,3 +79,11 @@ def test_frame_rank_numeric_only_with_duplicate_column_names(df):
     m = md.DataFrame(dup, chunk_size=4)
     assert_eq(m.rank(numeric_only=True), dup.rank(numeric_only=True))
     assert_eq(m.rank(method="max"), dup.rank(method="max"))
+
+
+def test_rank_result_lines_up_with_its_input_by_chunk(df):
+    from mars_on_ray.dataframe.align import index_relation
+
+    m = md.DataFrame(df, chunk_size=5)
+    assert index_relation(m["b"].rank(), m["b"]) == "same"
+    assert_eq(m["b"].rank() + m["b"], df["b"].rank() + df["b"])

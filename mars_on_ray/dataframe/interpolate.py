@@ -55,6 +55,8 @@ class Interpolate(Operand):
     _params = ("method", "limit", "direction", "area", "cols", "stage", "n")
     stage = None
     n = 1
+    #: the result has its input's index (align.py lines such results up chunk by chunk)
+    keeps_index = True
 
     @property
     def n_outputs(self) -> int:  # type: ignore[override]

@@ -47,6 +47,8 @@ class Rank(Operand):
                "parts", "name_value", "columns_value")
     stage = col = cols = parts = name_value = columns_value = None
     n, col_base = 1, 0
+    #: the result has its input's index (align.py lines such results up chunk by chunk)
+    keeps_index = True
 
     @property
     def n_outputs(self) -> int:  # type: ignore[override]
