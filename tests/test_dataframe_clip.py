@@ -88,3 +88,5 @@ def test_clip_errors_at_build_time(df):
         m["a"].clip([1, 2])
     with pytest.raises(ValueError):
         m.clip([1, 2, 3], axis=0)
+    with pytest.raises(NotImplementedError, match="per-column"):
+        m.clip(-1, md.Series(pd.Series({"a": 1, "b": 2})), axis=1)

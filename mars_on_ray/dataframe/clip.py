@@ -106,6 +106,8 @@ def clip(obj, lower=None, upper=None, *, axis=None, inplace=False, **kwargs):
     for bound, by_rows in zip((lower, upper), flags):
         if isinstance(obj, DataFrame) and isinstance(bound, (Series, pd.Series)) and axis is None:
             raise ValueError("Must specify axis=0 or 1")
+        if isinstance(bound, Series) and not by_rows:
+            raise NotImplementedError("clip with a lazy Series of per-column bounds (axis=1)")
         n = obj.shape[0]
         positional = by_rows and not isinstance(bound, (_Frame, Tensor, pd.Series, pd.DataFrame))
         if positional and not math.isnan(n) and len(bound) != n:  # pandas' length error
@@ -113,8 +115,6 @@ def clip(obj, lower=None, upper=None, *, axis=None, inplace=False, **kwargs):
                              if isinstance(obj, Series) else
                              f"Unable to coerce to Series, length must be {n}: given {len(bound)}")
     if not any(flags):  # scalars and per-column bounds: blockwise
-        if isinstance(lower, Series) or isinstance(upper, Series):
-            raise NotImplementedError("clip with a lazy Series of per-column bounds")
         result_meta = _declared(obj, rows, lower, upper, axis, flags)
         result = map_chunks(_clip, (obj, lower, upper, axis, result_meta), label="md.clip", meta=result_meta)
         return _inplace(obj, result, inplace)
