@@ -87,3 +87,11 @@ def test_rank_result_lines_up_with_its_input_by_chunk(df):
     m = md.DataFrame(df, chunk_size=5)
     assert index_relation(m["b"].rank(), m["b"]) == "same"
     assert_eq(m["b"].rank() + m["b"], df["b"].rank() + df["b"])
+
+
+def test_rank_of_categoricals_follows_the_category_order():
+    ordered = pd.Series(pd.Categorical(list("bcabca") + [None], categories=["c", "b", "a"], ordered=True))
+    unordered = pd.Series(pd.Categorical(list("bcabca"), categories=["c", "b", "a"]))
+    for s in (ordered, unordered):
+        assert_eq(md.Series(s, chunk_size=2).rank(), s.rank())
+        assert_eq(md.Series(s, chunk_size=2).rank(method="dense", na_option="top"), s.rank(method="dense", na_option="top"))

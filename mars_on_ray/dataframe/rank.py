@@ -30,7 +30,11 @@ __all__: list[str] = []
 
 
 def _column(chunk, col):
-    return chunk if col is None else chunk.iloc[:, col]
+    """The ranked values: a categorical's are pandas' rank keys (category order if ordered)."""
+    values = chunk if col is None else chunk.iloc[:, col]
+    if isinstance(values.dtype, pd.CategoricalDtype):
+        return pd.Series(values.array._values_for_rank(), index=values.index)
+    return values
 
 
 def _nan_ranks(n: int, method: str) -> np.ndarray:
