@@ -11,6 +11,7 @@ import numpy as np
 import pandas as pd
 
 from .core import Series, methods
+from .merge import merge_frames
 
 __all__: list[str] = []
 
@@ -33,7 +34,7 @@ def factorize(obj, sort=False, use_na_sentinel=True, size_hint=None):
     uniques = uniques.reset_index(drop=True).rename(_VALUE)
     table = uniques.to_frame().reset_index().rename(columns={"index": _CODE})
     rows = obj.rename(_VALUE).to_frame().reset_index(drop=True)
-    codes = rows.merge(table, on=_VALUE, how="left")[_CODE]
+    codes = merge_frames(rows, table, on=_VALUE, how="left")[_CODE]
     if use_na_sentinel:
         codes = codes.fillna(-1)
     codes = codes.astype(np.int64).to_tensor()
