@@ -359,3 +359,15 @@ def test_agg_of_other_reduction_names(df, name):
     m = md.DataFrame(df[["a", "b", "c", "n"]], chunk_size=4)
     assert_eq(m.agg(name), df[["a", "b", "c", "n"]].agg(name))
     assert_eq(md.Series(df["b"], chunk_size=5).agg(name), df["b"].agg(name))
+
+
+def test_series_map_with_a_dict_gives_pandas_dtype_not_the_input_one():
+    s = pd.Series([f"k{i % 4}" for i in range(23)], name="s", index=[f"r{i}" for i in range(23)])
+    m = md.Series(s, chunk_size=5)
+    for arg in ({"k0": 1, "k1": 2}, {"k0": 1, "k1": 2, "k2": 3, "k3": 4}, {"k0": "a"},
+                pd.Series({"k0": 1.5, "k3": 2.5}), {}):
+        assert_eq(m.map(arg), s.map(arg))  # float64 where a key is missing, int64 when none is
+    assert_eq(m.map(md.Series(pd.Series({"k0": 1, "k1": 2}))), s.map(pd.Series({"k0": 1, "k1": 2})))
+    flt = m[m != "k0"]
+    assert_eq(flt.map({"k1": 1, "k2": 2, "k3": 3}), s[s != "k0"].map({"k1": 1, "k2": 2, "k3": 3}))
+    assert_eq(m[m == "zz"].map({"k0": 1}), s[s == "zz"].map({"k0": 1}))

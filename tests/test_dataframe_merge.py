@@ -142,12 +142,9 @@ def test_merge_empty_and_unmatched(strategy):
     ml = md.DataFrame(left, chunk_size=4)
     empty = right.iloc[:0]
     for how in HOWS:
-        # pandas keeps int64 when no row of the other side goes unmatched; the declared
-        # dtype is the one holding missing values (a known deviation)
-        assert_eq(ml.merge(md.DataFrame(empty), on="k", how=how), left.merge(empty, on="k", how=how),
-                  check_dtype=False)
-        assert_eq(md.DataFrame(empty).merge(ml, on="k", how=how), empty.merge(left, on="k", how=how),
-                  check_dtype=False)
+        # pandas keeps int64 when no row of the other side goes unmatched (computed at build)
+        assert_eq(ml.merge(md.DataFrame(empty), on="k", how=how), left.merge(empty, on="k", how=how))
+        assert_eq(md.DataFrame(empty).merge(ml, on="k", how=how), empty.merge(left, on="k", how=how))
     disjoint = right.assign(k=right["k"] + 1000)
     assert_eq(ml.merge(md.DataFrame(disjoint, chunk_size=3), on="k", how="inner"),
               left.merge(disjoint, on="k", how="inner"))
@@ -379,3 +376,19 @@ def test_direct_join_leaves_repeated_sparse_or_other_keys_to_pandas():
                       left.merge(other, on="k"))
     finally:
         options.merge_broadcast_bytes = old
+
+
+def test_left_merge_keeps_int_columns_when_every_row_matches():
+    # pandas gives float64 only when some row finds no match: which sides have unmatched
+    # rows is computed when the merge is built
+    left = pd.DataFrame({"s": [f"k{i % 4}" for i in range(23)], "a": np.arange(23)})
+    right = pd.DataFrame({"s": ["k0", "k1", "k2", "k3", "k9"], "b": [1, 2, 3, 4, 5]})
+    ml, mr = md.DataFrame(left, chunk_size=5), md.DataFrame(right, chunk_size=2)
+    for how in ("left", "right", "outer", "inner"):
+        for indicator in (True, False):
+            assert_eq(ml.merge(mr, on="s", how=how, indicator=indicator),
+                      left.merge(right, on="s", how=how, indicator=indicator))
+            assert_eq(mr.merge(ml, on="s", how=how, indicator=indicator),
+                      right.merge(left, on="s", how=how, indicator=indicator))
+    flt = ml[ml["a"] > 4]
+    assert_eq(flt.merge(mr, on="s", how="left"), left[left["a"] > 4].merge(right, on="s", how="left"))

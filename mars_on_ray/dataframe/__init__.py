@@ -20,6 +20,13 @@ from .groupby_stats import *  # noqa: F401,F403
 from .apply import *  # noqa: F401,F403
 from .stats import *  # noqa: F401,F403
 from .reshape import *  # noqa: F401,F403
+from .rank import *  # noqa: F401,F403
+from .clip import *  # noqa: F401,F403
+from .idxminmax import *  # noqa: F401,F403
+from .mode import *  # noqa: F401,F403
+from .combine import *  # noqa: F401,F403
+from .interpolate import *  # noqa: F401,F403
+from .factorize import *  # noqa: F401,F403
 from .frame_methods import *  # noqa: F401,F403
 from .plotting import *  # noqa: F401,F403
 from .rules import column_pruning, limit_pushdown, predicate_pushdown  # noqa: F401  (register the rules)

@@ -137,7 +137,7 @@ def _column_facts(value, *args):
     facts = []
     for col in cols:
         na = pd.isna(col)
-        facts.append((col.dtype, bool(len(col)) and bool(na.all()), bool(na.any())))
+        facts.append((col.dtype, bool(na.all()), bool(na.any())))  # an empty block: no value decides
     return facts
 
 

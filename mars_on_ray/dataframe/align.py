@@ -149,7 +149,7 @@ class LabelAligned(Operand):
             return (yield from _tile_sub(ctx, res))
         if self.join is None:  # a comparison operator: pandas requires equal labels
             raise ValueError(f"Can only compare identically-labeled {type(out.inputs[0].meta).__name__} objects")
-        from .merge import merge
+        from .merge import merge_frames as merge
 
         af = map_chunks(_positional, (a, "l"), label=self.label)
         bf = map_chunks(_positional, (b, "r"), label=self.label)
@@ -271,7 +271,7 @@ def _index_frame(index):
 def _reindex_rows(obj, labels, fill_value, method=None, limit=None, tolerance=None):
     from .concat_columns import unique_labels_guard
     from .datasource import from_pandas
-    from .merge import merge
+    from .merge import merge_frames as merge
 
     meta = obj.data.meta
     if isinstance(labels, Index):

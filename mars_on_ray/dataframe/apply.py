@@ -285,14 +285,14 @@ def series_apply(s, func, args=(), *, convert_dtype=None, output_type=None, dtyp
 
 
 def _map_kernel(chunk, arg, na_action, meta):
-    if len(chunk) == 0:
+    if meta is not None and len(chunk) == 0:
         return empty_like(meta.value, chunk.index)
     try:
         res = chunk.map(arg, na_action=na_action)
     except Exception as exc:
         exc.add_note(f"in md.Series.map on {rows_of(chunk)}")
         raise
-    return conform(res, meta.value)
+    return res if meta is None else conform(res, meta.value)
 
 
 @methods(Series, name="map")
@@ -319,11 +319,12 @@ def series_map(s, arg, na_action=None, *, dtype=None, meta=None, skip_infer=Fals
                               {}, row_index=True)
     declared = declared.iloc[:0].rename(s.name)
     declared.index = s.data.meta.index[:0]
-    res = map_chunks(_map_kernel, (s, arg, na_action, MetaParam(declared)), label="md.Series.map",
-                     meta=declared, broadcast=(arg,) if lazy_arg else ())
-    if callable(arg) or given is not None:
-        return res
-    return settle_dtypes(res, True, "md.Series.map")
+    learn = not callable(arg) and given is None
+    # a mapping's blocks keep pandas' own dtypes (int, or float where a key is missing): the
+    # whole result's dtype is learned from them, never forced to the empty input's guess
+    res = map_chunks(_map_kernel, (s, arg, na_action, None if learn else MetaParam(declared)),
+                     label="md.Series.map", meta=declared, broadcast=(arg,) if lazy_arg else ())
+    return settle_dtypes(res, True, "md.Series.map") if learn else res
 
 
 @methods(DataFrame, Series)

@@ -93,7 +93,7 @@ def _assemble(m: pd.DataFrame, metas, widths, index_name, concat_kwargs, meta):
 
 
 def _by_label(objs, join: str, keys, names, sort: bool, ignore_index: bool, meta):
-    from .merge import merge
+    from .merge import merge_frames as merge
 
     m = _combined_labels(objs, join, sort)
     metas, widths = [], []

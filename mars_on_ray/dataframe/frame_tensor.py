@@ -1,15 +1,17 @@
-"""Row blocks to tensor blocks: ``Series.to_tensor``, ``Index.isna`` and the top-level
+"""Row blocks to tensor blocks: ``Series.to_tensor``, ``to_numpy``, ``Index.isna`` and the top-level
 ``isna`` / ``notna`` (lazy frames, indexes and tensors, or any value pandas takes)."""
 from __future__ import annotations
 
 import numpy as np
 import pandas as pd
+from pandas._libs import lib
 
 from ..core.blockwise import blockwise_tile
 from ..core.operand import Operand
 from ..tensor.core import Tensor, new_tensor
-from .blockwise import map_chunks
-from .core import Index, Series, _Frame, methods
+from ..tensor.from_frame import FromDataFrame
+from .blockwise import map_chunks, sample_of
+from .core import DataFrame, Index, Series, _Frame, methods
 
 __all__ = ["isna", "isnull", "notna", "notnull"]
 
@@ -31,6 +33,33 @@ def _to_numpy(v, dtype=None):
 def to_tensor(obj, dtype=None):
     """The values as a 1-d mars Tensor, block for block."""
     return series_tensor_map(obj, _to_numpy, (dtype,), label="md.to_tensor")
+
+
+def _to_numpy_na(v, dtype, na_value, declared):
+    return np.asarray(v.to_numpy(dtype=dtype, na_value=na_value), dtype=declared)
+
+
+class FrameToNumpy(FromDataFrame):
+    """A DataFrame's row blocks as 2-D tensor blocks, pandas' ``to_numpy(dtype, na_value)``."""
+
+    _params = ("na_value", "pandas_dtype")
+    label = "md.to_numpy"
+
+    def execute(self, frame):
+        return np.asarray(frame.to_numpy(dtype=self.pandas_dtype, na_value=self.na_value), dtype=self.dtype)
+
+
+@methods(DataFrame, Series)
+def to_numpy(obj, dtype=None, copy=False, na_value=lib.no_default):
+    """The values as a lazy tensor (1-d for a Series, 2-d for a DataFrame, block for block),
+    with pandas' ``dtype`` and ``na_value``."""
+    kwargs = {} if na_value is lib.no_default else {"na_value": na_value}
+    declared = sample_of(obj.data.meta).to_numpy(dtype=dtype, **kwargs).dtype  # pandas' errors and dtype
+    if isinstance(obj, Series):
+        return series_tensor_map(obj, _to_numpy_na, (dtype, na_value, declared), dtype=declared,
+                                 label="md.to_numpy")
+    op = FrameToNumpy(dtype=declared, pandas_dtype=dtype, na_value=na_value)
+    return new_tensor(op, [obj], (obj.shape[0], obj.data.meta.shape[1]), declared)
 
 
 def _isna(v, negate):

@@ -16,6 +16,7 @@ from .blockwise import map_chunks, row_chunks, sample_of
 from .core import Index, methods
 from .frame_methods import _DEFAULT, checked, inplace_result, per_chunk
 from .positional import scalar_dtype
+from .stats import _index_bytes, user_index
 
 __all__: list[str] = []
 
@@ -221,7 +222,7 @@ def _truth(how):
 def _usage(v, deep=False):
     if isinstance(v, pd.RangeIndex):
         return [("range", v.start, v.stop, v.step)]
-    return [("n", int(v.memory_usage(deep=deep)), len(v))]
+    return [("n", int(_index_bytes(v, deep)), len(v))]
 
 
 def _usage_total(parts, deep=False):
@@ -283,6 +284,11 @@ def index_any(obj):
 @methods(Index, name="memory_usage")
 def index_memory_usage(obj, deep=False):
     """Bytes used by the labels (as pandas counts them for the whole index)."""
+    client = user_index(obj)
+    if client is not None:  # the user's own index: pandas' count (its hashtable once built)
+        from ..tensor import tensor
+
+        return tensor(np.int64(client.memory_usage(deep=deep)))
     return index_fact(obj, "memory_usage", np.int64, deep=deep)
 
 

@@ -487,18 +487,42 @@ def _common_meta(parts: list) -> pd.DataFrame:
     return res
 
 
-def _result_meta(lmeta, rmeta, kwargs):
+def _result_meta(lmeta, rmeta, kwargs, unmatched=("left", "right")):
     """pandas' result dtypes: those of matched rows and of the unmatched rows of each side
-    the join keeps (missing values in the other side's columns), together."""
+    the join keeps (missing values in the other side's columns), together; ``unmatched``:
+    the sides that have unmatched rows."""
     pd.merge(lmeta, rmeta, **kwargs)  # pandas' errors for bad arguments
     l1, r1 = _sample(lmeta), _sample(rmeta)
     how = kwargs["how"]
     parts = [] if how.endswith("_anti") else [pd.merge(l1, r1, **kwargs)]
-    if how in ("left", "outer", "left_anti"):
+    if how in ("left", "outer", "left_anti") and "left" in unmatched:
         parts.append(pd.merge(l1, rmeta, **kwargs))
-    if how in ("right", "outer", "right_anti"):
+    if how in ("right", "outer", "right_anti") and "right" in unmatched:
         parts.append(pd.merge(lmeta, r1, **kwargs))
     return _common_meta(parts)
+
+
+def _unmatched_counts(flags):
+    """One row: how many rows of each side found no match."""
+    return pd.DataFrame([[int((flags == "left_only").sum()), int((flags == "right_only").sum())]])
+
+
+def _learned_meta(left, right, kwargs, meta):
+    """pandas' dtypes when they depend on whether some row finds no match (an int column of
+    the other side becomes float64 then): which sides have unmatched rows is computed now,
+    by a merge of the key columns only (the optimizer prunes the rest)."""
+    lmeta, rmeta = left.data.meta, right.data.meta
+    matched = _result_meta(lmeta, rmeta, kwargs, unmatched=())
+    if kwargs["how"] not in ("left", "right", "outer") or matched.dtypes.equals(meta.dtypes):
+        return meta
+    from .reshape import compute_now
+
+    flag = "__mars_matched__"
+    joined = _build(left, right, dict(kwargs, indicator=flag, validate=None), learn=False)
+    counts = compute_now(map_chunks(_unmatched_counts, (joined[flag],), keep_rows=False,
+                                    label="md.merge").sum())
+    sides = tuple(side for side, n in zip(("left", "right"), counts) if n)
+    return _result_meta(lmeta, rmeta, kwargs, unmatched=sides)
 
 
 def _as_list(keys):
@@ -543,14 +567,35 @@ def merge(left, right, how="inner", on=None, left_on=None, right_on=None, left_i
           right_index=False, sort=False, suffixes=("_x", "_y"), copy=None, indicator=False,
           validate=None):
     """Database-style join of two frames on columns or indexes, as ``pandas.merge``."""
-    left, right = _lazy_frame(left), _lazy_frame(right)
     kwargs = dict(how=how, on=on, left_on=left_on, right_on=right_on, left_index=left_index,
                   right_index=right_index, sort=sort, suffixes=suffixes, indicator=indicator,
                   validate=validate)
+    return _merge(left, right, kwargs, learn=True)
+
+
+def merge_frames(left, right, **kwargs):
+    """``merge`` for internal callers (alignment, concat, reindex), which may run while a graph
+    is tiled: nothing is computed when it is built, the declared dtypes allow unmatched rows."""
+    defaults = dict(how="inner", on=None, left_on=None, right_on=None, left_index=False,
+                    right_index=False, sort=False, suffixes=("_x", "_y"), indicator=False, validate=None)
+    return _merge(left, right, {**defaults, **kwargs}, learn=False)
+
+
+def _merge(left, right, kwargs, learn):
+    left, right = _lazy_frame(left), _lazy_frame(right)
+    if kwargs["how"] in ("left_anti", "right_anti"):
+        _result_meta(left.data.meta, right.data.meta, kwargs)  # pandas' errors
+        return _anti_join(left, right, kwargs)
+    return _build(left, right, kwargs, learn)
+
+
+def _build(left, right, kwargs, learn=True):
+    how, on, left_on, right_on = kwargs["how"], kwargs["on"], kwargs["left_on"], kwargs["right_on"]
+    left_index, right_index, validate = kwargs["left_index"], kwargs["right_index"], kwargs["validate"]
     lmeta, rmeta = left.data.meta, right.data.meta
     meta = _result_meta(lmeta, rmeta, kwargs)
-    if how in ("left_anti", "right_anti"):
-        return _anti_join(left, right, kwargs)
+    if learn:
+        meta = _learned_meta(left, right, kwargs, meta)
     lkeys, rkeys = _key_specs(lmeta, rmeta, on, left_on, right_on, left_index, right_index, how)
     casts = tuple(_common_dtype(a.dtype, b.dtype)
                   for a, b in zip(_key_values(lmeta, lkeys), _key_values(rmeta, rkeys))) \
@@ -570,7 +615,7 @@ def _anti_join(left, right, kwargs):
     side = "left" if kwargs["how"] == "left_anti" else "right"
     flag = kwargs["indicator"] if isinstance(kwargs["indicator"], str) else "_merge"
     column = flag if kwargs["indicator"] else "__mars_anti__"
-    joined = merge(left, right, **dict(kwargs, how=side, indicator=column))
+    joined = _build(left, right, dict(kwargs, how=side, indicator=column), learn=False)
     kept = joined[joined[column] == f"{side}_only"]
     return kept if kwargs["indicator"] else kept.drop(columns=[column])
 

@@ -165,6 +165,15 @@ def moment_result(how: str, p: dict, ddof: int = 1) -> np.ndarray:
         return np.where(n < 4, np.nan, res)
 
 
+def _index_bytes(index: pd.Index, deep: bool) -> int:
+    """pandas' ``memory_usage`` of ``index`` without its lookup hashtable: pandas counts that
+    only once something looked a label up, and a chunk's may have been built by our kernels."""
+    usage = index.memory_usage(deep=deep)
+    if "_engine" in index._cache:
+        usage -= index._engine.sizeof(deep=deep)
+    return usage
+
+
 class _Memory:
     """memory_usage: bytes per column, plus the index's (a RangeIndex split in chunks is one)."""
 
@@ -179,7 +188,7 @@ class _Memory:
             cols = value.memory_usage(index=False, deep=deep).to_numpy(dtype=np.int64)
         index = value if isinstance(value, pd.Index) else value.index
         rng = (index.start, index.stop, index.step) if isinstance(index, pd.RangeIndex) else None
-        usage = index.memory_usage(deep=deep) if rng is None else 8 * len(index)
+        usage = _index_bytes(index, deep) if rng is None else 8 * len(index)
         return {"cols": cols, "index": usage, "ranges": [rng] if rng else [], "rest": rng is None}
 
     @staticmethod
@@ -189,9 +198,9 @@ class _Memory:
 
     @staticmethod
     def finish(part, kw):
-        usage = part["index"]
+        usage = part["index"] if kw.get("client_index") is None else kw["client_index"]
         ranges = [r for r in part["ranges"] if r[0] != r[1]] or part["ranges"][:1]
-        if not part["rest"] and ranges:
+        if not part["rest"] and ranges and kw.get("client_index") is None:
             contiguous = builtins.all(a[1] == b[0] and a[2] == b[2] for a, b in zip(ranges[:-1], ranges[1:]))
             if contiguous:
                 usage = pd.RangeIndex(ranges[0][0], ranges[-1][1], ranges[0][2]).memory_usage(deep=kw["deep"])
@@ -417,6 +426,19 @@ def sem(obj, axis=0, skipna=True, ddof=1, numeric_only=False):
 
 # --- memory_usage --------------------------------------------------------
 
+def user_index(obj):
+    """The pandas index the user gave (a frame's, or an Index's own), else None."""
+    from .align import _client_index
+    from .datasource import FrameData
+
+    node = obj.data
+    if not isinstance(obj, Index):
+        return _client_index(node)
+    if getattr(getattr(node.op, "func", None), "__name__", "") == "_index_of":  # df.index
+        return _client_index(node.inputs[0])
+    return node.op.data if isinstance(node.op, FrameData) and isinstance(node.op.data, pd.Index) else None
+
+
 @methods(DataFrame, Series)  # Index's: index_methods.py
 def memory_usage(obj, index=True, deep=False):
     """Bytes used per column (DataFrame, with the index first as 'Index'), or in total."""
@@ -425,6 +447,9 @@ def memory_usage(obj, index=True, deep=False):
         kw = {"deep": deep, "index": True, "target": "index"}
         return tree_stat(obj, "memory", kw, np.int64(0), "md.memory_usage", raw=True)
     kw = {"deep": deep, "index": index, "target": "frame"}
+    client = user_index(obj) if index else None
+    if client is not None:  # the user's own index: pandas' count (its hashtable once built)
+        kw["client_index"] = int(client.memory_usage(deep=deep))
     if isinstance(obj, DataFrame):
         return tree_stat(obj, "memory", kw, meta.memory_usage(index=index, deep=deep), "md.memory_usage", raw=True)
     kw["target"] = "total"
