@@ -20,6 +20,8 @@ from .manipulation import *  # noqa: F401,F403
 from .methods import *  # noqa: F401,F403
 from .numeric import *  # noqa: F401,F403
 from .einsum import *  # noqa: F401,F403
+from .index_tricks import *  # noqa: F401,F403
+from .nanquantile import *  # noqa: F401,F403
 from .from_frame import from_dataframe  # noqa: E402
 from .io import *  # noqa: F401,F403,E402
 
