@@ -22,6 +22,7 @@ from .numeric import *  # noqa: F401,F403
 from .einsum import *  # noqa: F401,F403
 from .index_tricks import *  # noqa: F401,F403
 from .nanquantile import *  # noqa: F401,F403
+from .functional import *  # noqa: F401,F403
 from .from_frame import from_dataframe  # noqa: E402
 from .io import *  # noqa: F401,F403,E402
 
