@@ -111,3 +111,49 @@ def test_lexsort_exact_across_chunks():
         mt.lexsort([k1, k1[:5]])
     with pytest.raises(np.exceptions.AxisError):
         mt.lexsort([k1], axis=1)
+
+
+@pytest.mark.parametrize("args", [(4,), (5, 1), (5, -2, 7), (3, 0, 6), (0,), (4, 9)])
+def test_tri_indices(args):
+    for name in ("tril_indices", "triu_indices"):
+        got, want = getattr(mt, name)(*args), getattr(np, name)(*args)
+        assert len(got) == 2
+        for g, w in zip(got, want):
+            assert_eq(g, w)
+
+
+def test_indices_from_arrays():
+    a = np.zeros((5, 7))
+    for name in ("tril_indices_from", "triu_indices_from"):
+        for g, w in zip(getattr(mt, name)(mt.tensor(a, chunk_size=3), k=1), getattr(np, name)(a, k=1)):
+            assert_eq(g, w)
+        with pytest.raises(ValueError):
+            getattr(mt, name)(mt.tensor(np.zeros(3)))
+    for g, w in zip(mt.diag_indices(5, 3), np.diag_indices(5, 3)):
+        assert_eq(g, w)
+    for g, w in zip(mt.diag_indices_from(mt.tensor(np.zeros((4, 4, 4)))), np.diag_indices_from(np.zeros((4, 4, 4)))):
+        assert_eq(g, w)
+    with pytest.raises(ValueError):
+        mt.diag_indices_from(mt.tensor(np.zeros((4, 3))))
+    with pytest.raises(ValueError):
+        mt.diag_indices_from(mt.tensor(np.zeros(4)))
+
+
+def test_ravel_multi_index():
+    i, j = RS.randint(0, 6, (13,)), RS.randint(0, 7, (13,))
+    assert_eq(mt.ravel_multi_index((mt.tensor(i, chunk_size=4), j), (6, 7)), np.ravel_multi_index((i, j), (6, 7)))
+    assert_eq(mt.ravel_multi_index((mt.tensor(i, chunk_size=4), j + 5), (6, 7), mode="wrap", order="F"),
+              np.ravel_multi_index((i, j + 5), (6, 7), mode="wrap", order="F"))
+    assert_eq(mt.ravel_multi_index((mt.tensor(i, chunk_size=4), j + 5), (6, 7), mode=("raise", "clip")),
+              np.ravel_multi_index((i, j + 5), (6, 7), mode=("raise", "clip")))
+    ii = i.reshape(13, 1)
+    assert_eq(mt.ravel_multi_index((mt.tensor(ii, chunk_size=4), j[:5]), (6, 7)),
+              np.ravel_multi_index((ii, j[:5]), (6, 7)))
+    with pytest.raises(ValueError):
+        _compute(mt.ravel_multi_index((mt.tensor(i, chunk_size=4), j + 5), (6, 7)))
+    with pytest.raises(ValueError):
+        mt.ravel_multi_index((i,), (6, 7))
+    with pytest.raises(TypeError):
+        mt.ravel_multi_index((i * 1.0, j), (6, 7))
+    with pytest.raises(ValueError):
+        mt.ravel_multi_index((i, j), (6, 7), mode="bogus")

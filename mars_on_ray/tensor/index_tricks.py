@@ -14,7 +14,8 @@ from ..core.reduction import tree_reduce
 from .core import Tensor, as_tensor, new_tensor
 from .rechunk import rechunk_tiled
 
-__all__ = ["take_along_axis", "put_along_axis"]
+__all__ = ["take_along_axis", "put_along_axis", "tril_indices", "triu_indices", "tril_indices_from",
+           "triu_indices_from", "diag_indices", "diag_indices_from", "ravel_multi_index"]
 
 
 class TakePartial(Operand):
@@ -173,3 +174,89 @@ class TensorPutAlongAxis(Operand):
             grid[pos] = ChunkData(op, [c, idx.chunks[other], vals.chunks[other]], c.shape,
                                   out.meta, pos)
         return Tiled(grid, a.nsplits)
+
+
+# --- index helpers ------------------------------------------------------------------------------
+
+def _tri_indices(n, k, m, lower: bool):
+    from ..core.executable import ExecutableTuple
+    from .arithmetic import greater_equal, less_equal
+    from .datasource import arange
+    from .nonzero import nonzero
+
+    m = n if m is None else m
+    rows, cols = arange(n)[:, None] + k, arange(m)[None, :]
+    mask = (greater_equal if lower else less_equal)(rows, cols)  # NumPy's tri(n, m, k)
+    return ExecutableTuple(nonzero(mask))
+
+
+def tril_indices(n, k=0, m=None):
+    """The (row, column) indices of the lower triangle of an ``n`` x ``m`` array, at and
+    below the ``k``-th diagonal, in C order."""
+    return _tri_indices(n, k, m, True)
+
+
+def triu_indices(n, k=0, m=None):
+    """The (row, column) indices of the upper triangle, at and above the ``k``-th diagonal."""
+    return _tri_indices(n, k, m, False)
+
+
+def _check_2d(arr):
+    arr = as_tensor(arr)
+    if arr.ndim != 2:
+        raise ValueError("input array must be 2-d")
+    return arr
+
+
+def tril_indices_from(arr, k=0):
+    """:func:`tril_indices` for the shape of the 2-D ``arr``."""
+    arr = _check_2d(arr)
+    return tril_indices(arr.shape[-2], k=k, m=arr.shape[-1])
+
+
+def triu_indices_from(arr, k=0):
+    """:func:`triu_indices` for the shape of the 2-D ``arr``."""
+    arr = _check_2d(arr)
+    return triu_indices(arr.shape[-2], k=k, m=arr.shape[-1])
+
+
+def diag_indices(n, ndim=2):
+    """The indices of the main diagonal of an ``n`` x ... x ``n`` array (``ndim`` times)."""
+    from ..core.executable import ExecutableTuple
+    from .datasource import arange
+
+    idx = arange(n)
+    return ExecutableTuple((idx,) * ndim)
+
+
+def diag_indices_from(arr):
+    """:func:`diag_indices` for ``arr``, whose axes must all have the same length."""
+    arr = as_tensor(arr)
+    if arr.ndim < 2:
+        raise ValueError("input array must be at least 2-d")
+    if len(set(arr.shape)) != 1:
+        raise ValueError("All dimensions of input must be of equal length")
+    return diag_indices(arr.shape[0], arr.ndim)
+
+
+def ravel_kernel(*index, dims=(), mode="raise", order="C"):
+    return np.ravel_multi_index(index, dims, mode=mode, order=order)
+
+
+def ravel_multi_index(multi_index, dims, mode="raise", order="C"):
+    """Flat indices into an array of shape ``dims`` for the broadcast coordinate arrays
+    ``multi_index`` (``mode`` raise / wrap / clip, per coordinate too); NumPy's function on
+    every block, so out-of-range coordinates raise ValueError when computed."""
+    from .arithmetic import elementwise
+
+    index = [as_tensor(i) for i in multi_index]
+    dims = (int(dims),) if np.isscalar(dims) else tuple(int(d) for d in dims)
+    mode = mode if isinstance(mode, str) else tuple(mode)
+    if len(index) != len(dims):
+        raise ValueError(f"parameter multi_index must be a sequence of length {len(dims)}")
+    for i in index:
+        if i.dtype.kind not in "iub":
+            raise TypeError("only int indices permitted")
+    np.ravel_multi_index(tuple(np.zeros(0, np.intp) for _ in dims), dims, mode, order)  # checks
+    return elementwise(f"{__name__}:ravel_kernel", index, label="mt.ravel_multi_index",
+                       result_dtype=np.intp, dims=dims, mode=mode, order=order)
