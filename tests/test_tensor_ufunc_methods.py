@@ -49,6 +49,15 @@ def test_reduction_initial_on_empty_and_unknown_shapes():
     assert_eq(t.sum(axis=0, where=MASK), XF.sum(axis=0, where=MASK))
 
 
+def test_reduction_where_of_unknown_shape():
+    t = mt.tensor(XF, chunk_size=4)
+    f, sel = t[t > 0.3], XF[XF > 0.3]
+    assert_eq(mt.sum(f, where=f > 0.5), np.sum(sel, where=sel > 0.5))
+    assert_eq(mt.mean(f, where=f > 0.5), np.mean(sel, where=sel > 0.5))
+    assert_eq(mt.max(f, where=f < 0.5, initial=0), np.max(sel, where=sel < 0.5, initial=0))
+    assert_eq(mt.mean(t, axis=0, where=MASK[0]), np.mean(XF, axis=0, where=MASK[0]))  # broadcast
+
+
 def test_reduction_where_errors_like_numpy():
     t = mt.tensor(XF, chunk_size=4)
     with pytest.raises(ValueError, match="identity"):

@@ -399,19 +399,24 @@ def _reduce(kernel, name: str, a, axis=None, out=None, keepdims=False, *, initia
     return new_tensor(op, [a], shape, dtype)
 
 
+def selected(a, where):
+    """1 where ``where`` (broadcast to ``a``) holds, else 0: what ``mean(where=)`` counts."""
+    return np.broadcast_to(where, a.shape).astype(np.intp)
+
+
 def masked(a, where, fill, name: str):
     """``a`` with the elements ``where`` is False replaced by ``fill`` (``where`` broadcasts
     to ``a``'s shape, not beyond it, like NumPy's ``where=``)."""
-    from ..core.blockwise import broadcast_shape
     from .arithmetic import elementwise
 
     where = where if isinstance(where, Tileable) else np.asarray(where)
     if np.dtype(where.dtype) != np.bool_:
         raise TypeError(f"mt.{name}: where= must be boolean, not {where.dtype}")
-    if len(where.shape) > a.ndim or broadcast_shape(a.shape, where.shape) != tuple(a.shape):
-        raise ValueError("input operand has more dimensions than allowed by the axis remapping"
-                         if len(where.shape) > a.ndim else
-                         f"where= of shape {tuple(where.shape)} does not broadcast to {a.shape}")
+    if len(where.shape) > a.ndim:
+        raise ValueError("input operand has more dimensions than allowed by the axis remapping")
+    for w, s in zip(where.shape[::-1], a.shape[::-1]):  # unknown (nan) extents must match later
+        if w == w and w != 1 and s == s and w != s:
+            raise ValueError(f"where= of shape {tuple(where.shape)} does not broadcast to {a.shape}")
     return elementwise("where", (where, a, fill), label=f"mt.{name}")
 
 
@@ -463,14 +468,14 @@ def mean(a, axis=None, dtype=None, out=None, keepdims=False, *, where=True):
     ``where=``, the sum of the selected elements over their count."""
     if where is True:
         return _reduce(Mean, "mean", a, axis, out, keepdims, dtype=dtype)
-    from .arithmetic import astype, true_divide
-    from .manipulation import broadcast_to
+    from .arithmetic import astype, elementwise, true_divide
 
     a = as_tensor(a)
     _reduce(Mean, "mean", a, axis, out, keepdims, dtype=dtype)  # NumPy's checks
     acc = _acc_dtype(Mean, a.dtype, dtype, None)
     total = sum(a, axis, acc, None, keepdims, where=where)
-    count = sum(broadcast_to(where, a.shape), axis, np.intp, None, keepdims)
+    selected = elementwise(f"{__name__}:selected", (a, where), result_dtype=np.intp)
+    count = sum(selected, axis, np.intp, None, keepdims)
     result_dtype = np.dtype(dtype) if dtype is not None else \
         np.mean(np.zeros(1, a.dtype)).dtype
     return astype(true_divide(total, count), result_dtype)
