@@ -37,8 +37,16 @@ def test_polyfit_errors_like_numpy():
         mt.polyfit(mt.tensor(np.zeros(0)), np.zeros(0), 1)
     with pytest.raises(TypeError):
         mt.polyfit(x, np.ones((13, 2, 2)), 1)
-    with pytest.raises(NotImplementedError):
-        mt.polyfit(x, Y, 1, cov=True)
+    with pytest.raises(ValueError):
+        mt.polyfit(x[:3], Y[:3], 3, cov=True)
+
+
+@pytest.mark.parametrize("cov", [True, "unscaled"])
+def test_polyfit_covariance(cov):
+    x = mt.tensor(X, chunk_size=4)
+    for y in (Y, Y2):
+        for got, want in zip(mt.polyfit(x, mt.tensor(y, chunk_size=5), 3, cov=cov), np.polyfit(X, y, 3, cov=cov)):
+            assert_eq(got, want, rtol=1e-6)
 
 
 def test_polyval_horner_like_numpy():

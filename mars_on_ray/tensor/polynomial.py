@@ -31,11 +31,14 @@ def polyval(p, x):
 
 class SmallLstsq(Operand):
     """NumPy's ``lstsq`` of the small ``R`` c = ``Q^T y`` system: ``output`` 0 the solution
-    divided by ``scale``, 1 the rank, 2 the singular values."""
+    divided by ``scale``, 1 the rank, 2 the singular values, 3 the unscaled covariance
+    ``inv(lhs^T lhs) / outer(scale, scale)`` (``lhs^T lhs`` is ``R^T R``)."""
 
     _params = ("rcond", "output")
 
     def execute(self, r, qty, scale):
+        if self.output == 3:
+            return np.linalg.inv(r.T @ r) / np.outer(scale, scale)
         c, _, rank, s = np.linalg.lstsq(r, qty, rcond=self.rcond)
         if self.output == 0:
             return (c.T / scale).T
@@ -57,15 +60,14 @@ class TensorSmallLstsq(SmallLstsq):
 def polyfit(x, y, deg, rcond=None, full=False, w=None, cov=False):
     """Least-squares polynomial coefficients (highest power first) of degree ``deg`` fitting
     ``y`` (one column per fit) at ``x``, optionally weighted by ``w``; ``full`` also gives
-    (residuals, rank, singular values, rcond). ``cov`` is not supported."""
+    (residuals, rank, singular values, rcond); ``cov`` (True or "unscaled") also the
+    coefficients' covariance."""
     from .decompositions import qr
     from .linalg import matmul
     from .matrices import vander
     from .reduction import sum as sum_
     from .arithmetic import sqrt
 
-    if cov:
-        raise NotImplementedError("mt.polyfit: cov= is not supported")
     order = int(deg) + 1
     x, y = as_tensor(x) + 0.0, as_tensor(y) + 0.0
     if deg < 0:
@@ -100,15 +102,23 @@ def polyfit(x, y, deg, rcond=None, full=False, w=None, cov=False):
         return new_tensor(op, [r, qty, scale], shape, dt)
 
     c = small(0, (order,) + tuple(rhs.shape[1:]), dtype)
-    if not full:
+    if not full and not cov:
         return c
     from ..core.executable import ExecutableTuple
 
     fitted = matmul(lhs, (c.T * scale).T)
-    resids = sum_((rhs - fitted) ** 2, axis=0)
-    rank = small(1, (), np.dtype(np.int32))
-    s = small(2, (order,), dtype)
-    return ExecutableTuple((c, _resids_shape(resids, x.shape[0], order, rhs), rank, s, rcond))
+    resids = _resids_shape(sum_((rhs - fitted) ** 2, axis=0), x.shape[0], order, rhs)
+    if full:
+        rank = small(1, (), np.dtype(np.int32))
+        return ExecutableTuple((c, resids, rank, small(2, (order,), dtype), rcond))
+    base = small(3, (order, order), dtype)
+    if cov == "unscaled":
+        fac = 1
+    elif x.shape[0] <= order:
+        raise ValueError("the number of data points must exceed order to scale the covariance matrix")
+    else:
+        fac = resids / (x.shape[0] - order)
+    return ExecutableTuple((c, base * fac if rhs.ndim == 1 else base[:, :, None] * fac))
 
 
 def _resids_shape(resids, n, order, rhs):
