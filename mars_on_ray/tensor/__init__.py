@@ -20,6 +20,15 @@ from .manipulation import *  # noqa: F401,F403
 from .methods import *  # noqa: F401,F403
 from .numeric import *  # noqa: F401,F403
 from .einsum import *  # noqa: F401,F403
+from .index_tricks import *  # noqa: F401,F403
+from .nanquantile import *  # noqa: F401,F403
+from .functional import *  # noqa: F401,F403
+from .padding import *  # noqa: F401,F403
+from .matrices import *  # noqa: F401,F403
+from .calculus import *  # noqa: F401,F403
+from .signal import *  # noqa: F401,F403
+from .polynomial import *  # noqa: F401,F403
+from .histogramdd import *  # noqa: F401,F403
 from .from_frame import from_dataframe  # noqa: E402
 from .io import *  # noqa: F401,F403,E402
 

@@ -10,6 +10,7 @@ from ..core.operand import Operand
 from ..core.user import Tileable
 from .core import Tensor, as_tensor, new_tensor
 from .rechunk import rechunk_tiled
+from .ufunc_methods import Ufunc
 
 
 def _astype(x, dtype, casting="unsafe"):
@@ -107,9 +108,7 @@ def _ufunc(name: str):
             return result
         return _into(name, result, out, where, casting)
 
-    func.__name__ = func.__qualname__ = name
-    func.__doc__ = f"Elementwise ``np.{name}`` over tensors, arrays and scalars (NumPy broadcasting)."
-    return func
+    return Ufunc(name, func)
 
 
 add = _ufunc("add")
@@ -192,8 +191,7 @@ isinf = _ufunc("isinf")
 isfinite = _ufunc("isfinite")
 spacing = _ufunc("spacing")
 
-_UFUNCS = {name: f for name, f in dict(globals()).items() if getattr(f, "__doc__", "") and
-           callable(f) and f.__doc__.startswith("Elementwise ``np.")}
+_UFUNCS = {name: f for name, f in dict(globals()).items() if isinstance(f, Ufunc)}
 
 
 def astype(tensor, dtype, casting="unsafe", copy=True):
@@ -276,9 +274,13 @@ def array_ufunc(tensor, ufunc, method, *inputs, **kwargs):
     """``Tensor.__array_ufunc__``: ``np.exp(t)``, ``ndarray + t``, ``ndarray @ t`` stay lazy;
     ``out=`` a tensor rebinds it."""
     out = kwargs.get("out")
-    if method != "__call__" or (out is not None and not all(isinstance(o, Tensor) for o in out)):
+    if out is not None and not all(isinstance(o, Tensor) for o in out):
         return NotImplemented
     func = _UFUNCS.get(ufunc.__name__)
+    if method != "__call__":  # np.add.reduce(t), np.maximum.accumulate(t), np.multiply.outer
+        if func is None or method not in ("reduce", "accumulate", "outer"):
+            return NotImplemented
+        return getattr(func, method)(*inputs, **kwargs)
     if func is None:  # e.g. np.matmul: the tensor package's function of that name
         import mars_on_ray.tensor as mt
 

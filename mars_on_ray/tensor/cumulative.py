@@ -42,6 +42,8 @@ class ScanCarry(Operand):
 
     def execute(self, x, carry=None):
         _, total, combine = _SCANS[self.func]
+        if x.shape[self.axis] == 0:  # an empty chunk (unknown extents) passes the carry on
+            return carry
         own = total(x, axis=self.axis, keepdims=True, dtype=self.dtype)
         return own if carry is None else combine(carry, own, dtype=self.dtype)
 

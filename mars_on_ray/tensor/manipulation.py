@@ -18,6 +18,7 @@ from ..core.executable import ExecutableTuple  # noqa: F401  (Mars' name in both
 __all__ = ["flip", "fliplr", "flipud", "roll", "moveaxis", "rollaxis", "broadcast_to",
            "broadcast_arrays", "tile", "repeat", "tril", "triu", "diag", "diagflat", "real",
            "imag", "angle", "iscomplex", "isreal", "fix", "i0", "sinc", "round_", "modf", "frexp",
+           "divmod", "real_if_close",
            "allclose", "array_equal", "ascontiguousarray", "asfortranarray", "copy", "take",
            "result_type", "shape", "ndim", "choose", "copyto", "fill_diagonal", "ExecutableTuple"]
 
@@ -218,6 +219,34 @@ i0 = _elementwise_np("i0", "The modified Bessel function of the first kind, orde
 sinc = _elementwise_np("sinc", "sin(pi x) / (pi x), elementwise.")
 modf = _elementwise_np("modf", "Fractional and integral parts, as two tensors.", nout=2)
 frexp = _elementwise_np("frexp", "Mantissa and exponent, as two tensors.", nout=2)
+divmod = _elementwise_np("divmod", "``floor_divide`` and ``remainder`` at once, as two tensors.",  # noqa: A001
+                         nout=2)
+
+
+def real_if_close(a, tol=100):
+    """The real part when every imaginary part is within ``tol`` (in machine epsilons when
+    above 1) of zero, else ``a``: the result's dtype depends on the data, so the check (one
+    boolean) is computed when called."""
+    a = as_tensor(a)
+    if a.dtype.kind != "c":
+        return a
+    if tol > 1:
+        tol = np.finfo(a.dtype).eps * tol
+    from .arithmetic import absolute, less
+    from .reduction import all as all_
+
+    return real(a) if bool(_compute_now(all_(less(absolute(imag(a)), tol)))) else a
+
+
+def _compute_now(t):
+    """A small lazy value now: on the default session, else in this process."""
+    from .. import session as session_mod
+    from ..core.local import LocalExecutor
+
+    sess = session_mod.get_default_session(create=False)
+    if sess is not None and not sess.closed:
+        return t.fetch(session=sess)
+    return LocalExecutor().compute(t.data)[0]
 
 
 def round_(a, decimals=0):

@@ -18,6 +18,7 @@ from ..core.blockwise import offsets
 from ..core.entity import ChunkData, Tiled, chunk_grid
 from ..core.operand import Operand
 from ..core.reduction import tree_reduce
+from ..core.user import Tileable
 from .core import as_tensor, new_tensor, tensor_meta
 
 __all__ = ["sum", "prod", "min", "max", "amin", "amax", "mean", "var", "std", "any", "all",
@@ -42,7 +43,10 @@ class Kernel:
     @classmethod
     def chunk(cls, x, op):
         if cls.no_identity and _empty_along(x, op.axes):
-            return None
+            if op.initial is None:
+                return None
+            shape = tuple(1 if a in op.axes else s for a, s in enumerate(x.shape))
+            return np.full(shape, op.initial)
         kw = {"dtype": op.dtype} if cls.takes_dtype else {}
         if not cls.quiet:
             return cls.func(x, axis=op.axes, keepdims=True, **kw)
@@ -266,7 +270,8 @@ class ReduceChunk(Operand):
     """A chunk's partial; ``dtype`` is the accumulation dtype; arg reductions get the chunk's
     ``offset`` and, for a flat index, the tensor's ``shape``."""
 
-    _params = ("kernel", "axes", "axis", "dtype", "offset", "shape")
+    _params = ("kernel", "axes", "axis", "dtype", "offset", "shape", "initial")
+    initial = None
 
     def execute(self, x):
         return self.kernel.chunk(x, self)
@@ -284,10 +289,14 @@ class CombineChunks(Operand):
 class AggregateChunks(Operand):
     """Merge the last partials and produce the result block in the result dtype."""
 
-    _params = ("kernel", "axes", "dtype", "ddof", "keepdims")
+    _params = ("kernel", "axes", "dtype", "ddof", "keepdims", "initial")
+    initial = None
 
     def execute(self, *parts):
-        result = self.kernel.finish(self.kernel.merge(parts, self), self)
+        part = self.kernel.merge(parts, self)
+        if self.initial is not None:  # NumPy starts the fold from ``initial``, once
+            part = self.kernel.ufunc(self.initial, part)
+        result = self.kernel.finish(part, self)
         if not self.keepdims:
             result = np.squeeze(result, axis=self.axes)
         result = np.asarray(result).astype(self.dtype, copy=False)
@@ -297,7 +306,8 @@ class AggregateChunks(Operand):
 class TensorReduction(Operand):
     """Reduce one tensor along ``axes``; ``axis`` is the argmin/argmax axis (None: flat)."""
 
-    _params = ("kernel", "axes", "axis", "dtype", "acc_dtype", "keepdims", "ddof")
+    _params = ("kernel", "axes", "axis", "dtype", "acc_dtype", "keepdims", "ddof", "initial")
+    initial = None
 
     def tile(self, ctx, out):
         (inp,) = out.inputs
@@ -313,7 +323,8 @@ class TensorReduction(Operand):
         for idx, c in np.ndenumerate(tiled.chunks):
             offset = None if starts is None else tuple(int(s[i]) for s, i in zip(starts, idx))
             op = ReduceChunk(kernel=self.kernel, axes=self.axes, axis=self.axis,
-                             dtype=self.acc_dtype, offset=offset, shape=flat_shape, label=self.label)
+                             dtype=self.acc_dtype, offset=offset, shape=flat_shape,
+                             initial=self.initial, label=self.label)
             shape = tuple(1 if a in self.axes else s for a, s in enumerate(c.shape))
             partials[idx] = ChunkData(op, [c], shape, meta, idx)
 
@@ -323,7 +334,8 @@ class TensorReduction(Operand):
 
         def finish(chunks, kept_index):
             op = AggregateChunks(kernel=self.kernel, axes=self.axes, dtype=self.dtype,
-                                 ddof=self.ddof, keepdims=self.keepdims, label=self.label)
+                                 ddof=self.ddof, keepdims=self.keepdims, initial=self.initial,
+                                 label=self.label)
             return ChunkData(op, chunks, self._out_shape(chunks[0].shape), out.meta,
                              self._out_shape(kept_index, fill=0, kept_only=True))
 
@@ -350,16 +362,28 @@ class TensorReduction(Operand):
 
 # --- user API ----------------------------------------------------------------------------------
 
-def _reduce(kernel, name: str, a, axis=None, out=None, keepdims=False, **kw):
-    """Build the reduction ``name``; NumPy itself, run on a tiny sample, checks the arguments."""
+def _reduce(kernel, name: str, a, axis=None, out=None, keepdims=False, *, initial=np._NoValue,
+            where=True, func=None, **kw):
+    """Build the reduction ``name``; NumPy itself (``func``, default ``np.<name>``), run on a
+    tiny sample, checks the arguments. ``where=`` masks elements out by the reduction's
+    identity (or ``initial``); ``initial`` starts the fold."""
     if out is not None:
         raise TypeError(f"mt.{name}: out= is not supported")
     a = as_tensor(a)
     sample = np.zeros(tuple(0 if s == 0 else 1 for s in a.shape), dtype=a.dtype)
+    extra = {} if initial is np._NoValue else {"initial": initial}
+    if where is not True:
+        extra["where"] = np.ones(sample.shape, bool)
     with warnings.catch_warnings(), np.errstate(all="ignore"):
         warnings.simplefilter("ignore")
-        expected = getattr(np, name)(sample, axis=axis, keepdims=keepdims, **kw)
+        expected = (func or getattr(np, name))(sample, axis=axis, keepdims=keepdims, **kw, **extra)
     dtype = np.asarray(expected).dtype
+    if initial is not np._NoValue:
+        initial = dtype.type(initial)  # NumPy casts it to the result type (0.5 -> 0 for ints)
+    if where is not True:
+        identity = kernel.ufunc.identity
+        fill = initial if identity is None else identity  # NumPy requires initial then
+        a = masked(a, where, np.array(fill).astype(a.dtype)[()], name)
     if kernel.needs_offsets:
         arg_axis = None if axis is None else normalize_axis_tuple(axis, a.ndim)[0]
         axes = tuple(range(a.ndim)) if axis is None else (arg_axis,)
@@ -369,9 +393,31 @@ def _reduce(kernel, name: str, a, axis=None, out=None, keepdims=False, **kw):
     axes = tuple(sorted(axes))
     op = TensorReduction(kernel=kernel, axes=axes, axis=arg_axis, dtype=dtype,
                          acc_dtype=_acc_dtype(kernel, a.dtype, kw.get("dtype"), dtype),
-                         keepdims=bool(keepdims), ddof=kw.get("ddof", 0), label=f"mt.{name}")
+                         keepdims=bool(keepdims), ddof=kw.get("ddof", 0),
+                         initial=None if initial is np._NoValue else initial, label=f"mt.{name}")
     shape = tuple(1 if i in axes else s for i, s in enumerate(a.shape) if keepdims or i not in axes)
     return new_tensor(op, [a], shape, dtype)
+
+
+def selected(a, where):
+    """1 where ``where`` (broadcast to ``a``) holds, else 0: what ``mean(where=)`` counts."""
+    return np.broadcast_to(where, a.shape).astype(np.intp)
+
+
+def masked(a, where, fill, name: str):
+    """``a`` with the elements ``where`` is False replaced by ``fill`` (``where`` broadcasts
+    to ``a``'s shape, not beyond it, like NumPy's ``where=``)."""
+    from .arithmetic import elementwise
+
+    where = where if isinstance(where, Tileable) else np.asarray(where)
+    if np.dtype(where.dtype) != np.bool_:
+        raise TypeError(f"mt.{name}: where= must be boolean, not {where.dtype}")
+    if len(where.shape) > a.ndim:
+        raise ValueError("input operand has more dimensions than allowed by the axis remapping")
+    for w, s in zip(where.shape[::-1], a.shape[::-1]):  # unknown (nan) extents must match later
+        if w == w and w != 1 and s == s and w != s:
+            raise ValueError(f"where= of shape {tuple(where.shape)} does not broadcast to {a.shape}")
+    return elementwise("where", (where, a, fill), label=f"mt.{name}")
 
 
 def _acc_dtype(kernel, in_dtype, user_dtype, out_dtype):
@@ -384,42 +430,55 @@ def _acc_dtype(kernel, in_dtype, user_dtype, out_dtype):
     return out_dtype if kernel.takes_dtype else None
 
 
-def sum(a, axis=None, dtype=None, out=None, keepdims=False):
-    """Sum of elements over ``axis`` (NumPy's ``sum``)."""
-    return _reduce(Sum, "sum", a, axis, out, keepdims, dtype=dtype)
+def sum(a, axis=None, dtype=None, out=None, keepdims=False, initial=np._NoValue, where=True):
+    """Sum of elements over ``axis`` (NumPy's ``sum``), from ``initial``, of the ``where`` ones."""
+    return _reduce(Sum, "sum", a, axis, out, keepdims, dtype=dtype, initial=initial, where=where)
 
 
-def prod(a, axis=None, dtype=None, out=None, keepdims=False):
-    """Product of elements over ``axis``."""
-    return _reduce(Prod, "prod", a, axis, out, keepdims, dtype=dtype)
+def prod(a, axis=None, dtype=None, out=None, keepdims=False, initial=np._NoValue, where=True):
+    """Product of elements over ``axis``, from ``initial``, of the ``where`` ones."""
+    return _reduce(Prod, "prod", a, axis, out, keepdims, dtype=dtype, initial=initial, where=where)
 
 
-def min(a, axis=None, out=None, keepdims=False):
-    """Minimum over ``axis``; NaN propagates like NumPy."""
-    return _reduce(Min, "min", a, axis, out, keepdims)
+def min(a, axis=None, out=None, keepdims=False, initial=np._NoValue, where=True):
+    """Minimum over ``axis``; NaN propagates like NumPy (``where=`` needs ``initial``)."""
+    return _reduce(Min, "min", a, axis, out, keepdims, initial=initial, where=where)
 
 
-def max(a, axis=None, out=None, keepdims=False):
-    """Maximum over ``axis``; NaN propagates like NumPy."""
-    return _reduce(Max, "max", a, axis, out, keepdims)
+def max(a, axis=None, out=None, keepdims=False, initial=np._NoValue, where=True):
+    """Maximum over ``axis``; NaN propagates like NumPy (``where=`` needs ``initial``)."""
+    return _reduce(Max, "max", a, axis, out, keepdims, initial=initial, where=where)
 
 
 amin, amax = min, max
 
 
-def any(a, axis=None, out=None, keepdims=False):
-    """Whether any element over ``axis`` is true."""
-    return _reduce(Any, "any", a, axis, out, keepdims)
+def any(a, axis=None, out=None, keepdims=False, *, where=True):
+    """Whether any element over ``axis`` (of the ``where`` ones) is true."""
+    return _reduce(Any, "any", a, axis, out, keepdims, where=where)
 
 
-def all(a, axis=None, out=None, keepdims=False):
-    """Whether all elements over ``axis`` are true."""
-    return _reduce(All, "all", a, axis, out, keepdims)
+def all(a, axis=None, out=None, keepdims=False, *, where=True):
+    """Whether all elements over ``axis`` (of the ``where`` ones) are true."""
+    return _reduce(All, "all", a, axis, out, keepdims, where=where)
 
 
-def mean(a, axis=None, dtype=None, out=None, keepdims=False):
-    """Arithmetic mean over ``axis`` (integers average in float64, like NumPy)."""
-    return _reduce(Mean, "mean", a, axis, out, keepdims, dtype=dtype)
+def mean(a, axis=None, dtype=None, out=None, keepdims=False, *, where=True):
+    """Arithmetic mean over ``axis`` (integers average in float64, like NumPy); with
+    ``where=``, the sum of the selected elements over their count."""
+    if where is True:
+        return _reduce(Mean, "mean", a, axis, out, keepdims, dtype=dtype)
+    from .arithmetic import astype, elementwise, true_divide
+
+    a = as_tensor(a)
+    _reduce(Mean, "mean", a, axis, out, keepdims, dtype=dtype)  # NumPy's checks
+    acc = _acc_dtype(Mean, a.dtype, dtype, None)
+    total = sum(a, axis, acc, None, keepdims, where=where)
+    selected = elementwise(f"{__name__}:selected", (a, where), result_dtype=np.intp)
+    count = sum(selected, axis, np.intp, None, keepdims)
+    result_dtype = np.dtype(dtype) if dtype is not None else \
+        np.mean(np.zeros(1, a.dtype)).dtype
+    return astype(true_divide(total, count), result_dtype)
 
 
 def var(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False):

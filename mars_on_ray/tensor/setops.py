@@ -21,7 +21,7 @@ from .core import as_tensor, new_tensor, tensor_meta
 from .rechunk import rechunk_tiled
 from .sorting import pick_pivots
 
-__all__ = ["unique", "isin", "in1d", "setdiff1d", "union1d", "intersect1d"]
+__all__ = ["unique", "isin", "in1d", "setdiff1d", "union1d", "intersect1d", "setxor1d"]
 
 NAN = float("nan")
 
@@ -291,6 +291,15 @@ def union1d(ar1, ar2):
     ar1, ar2 = as_tensor(ar1), as_tensor(ar2)
     dtype = np.result_type(ar1.dtype, ar2.dtype)
     return _unique([ar1, ar2], "values", dtype, "mt.union1d")
+
+
+def setxor1d(ar1, ar2, assume_unique=False):
+    """The sorted values in exactly one of the inputs (NaNs of both kept, as NumPy's do)."""
+    from .joining import concatenate
+    from .sorting import sort
+
+    ar1, ar2 = as_tensor(ar1), as_tensor(ar2)
+    return sort(concatenate([setdiff1d(ar1, ar2, assume_unique), setdiff1d(ar2, ar1, assume_unique)]))
 
 
 def intersect1d(ar1, ar2, assume_unique=False, return_indices=False):

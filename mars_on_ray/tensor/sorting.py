@@ -20,10 +20,11 @@ from ..core.blockwise import offsets
 from ..core.entity import ChunkData, Tiled, chunk_grid
 from ..core.operand import Operand
 from ..core.tiling import ValuesRequest
+from ..core.user import Tileable
 from .core import as_tensor, new_tensor, tensor_meta
 from .rechunk import rechunk_tiled
 
-__all__ = ["sort", "argsort", "partition", "argpartition"]
+__all__ = ["sort", "argsort", "partition", "argpartition", "lexsort"]
 
 NAN = float("nan")
 #: an n-D tensor with at most this many lanes (and no more than its chunks along the sort axis)
@@ -293,6 +294,32 @@ def argsort(a, axis=-1, kind=None, order=None, *, stable=None):
     """The indices that sort ``a`` along ``axis``; always stable (ties in original order),
     NumPy's ``kind='stable'`` result whatever ``kind`` says."""
     return _sort_like("argsort", a, axis, kind, order, stable=stable)
+
+
+def lexsort(keys, axis=-1):
+    """The indices sorting by several keys, the last one first (NumPy's ``lexsort``): a stable
+    argsort by each key from the first to the last, each one of the previous order's values
+    (least significant key first, like a radix sort), exact across chunks."""
+    from .index_tricks import take_along_axis
+
+    if isinstance(keys, Tileable) or isinstance(keys, np.ndarray):
+        keys = [keys[i] for i in range(keys.shape[0])] if np.ndim(keys) > 1 else [keys]
+    keys = [as_tensor(k) for k in keys]
+    if not keys:
+        raise TypeError("need sequence of keys with len > 0 in lexsort")
+    if len({tuple(k.shape) for k in keys}) > 1:
+        raise ValueError("all keys need to be the same shape")
+    np.lexsort([sample_input(k) for k in keys], axis=axis)  # NumPy's checks (axis, dtypes)
+    order = None
+    for k in keys:
+        if k.ndim == 0:
+            from .reshape import ravel
+
+            k = ravel(k)
+        ax = normalize_axis_index(axis, k.ndim)
+        step = argsort(k if order is None else take_along_axis(k, order, ax), axis=ax)
+        order = step if order is None else take_along_axis(order, step, ax)
+    return order
 
 
 def partition(a, kth, axis=-1, kind="introselect", order=None):
