@@ -40,3 +40,12 @@ def test_to_numpy_after_a_filter(df):
     flt, expected = m[m["a"] > 3], df[df["a"] > 3]
     assert_eq(flt[["a", "b"]].to_numpy(), expected[["a", "b"]].to_numpy())
     assert_eq(flt["s"].to_numpy(na_value=""), expected["s"].to_numpy(na_value=""))
+
+
+def test_values_is_the_lazy_to_numpy():
+    """``df.values`` / ``s.values`` did not exist (AttributeError)."""
+    frame = pd.DataFrame({"a": np.arange(7), "b": np.arange(7) * 0.5}, index=list("abcdefg"))
+    m = md.DataFrame(frame, chunk_size=3)
+    assert_eq(m.values, frame.values)
+    assert_eq(m["b"].values, frame["b"].values)
+    assert_eq(m[["a", "b"]].values.sum(), frame[["a", "b"]].values.sum())

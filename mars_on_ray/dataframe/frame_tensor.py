@@ -62,6 +62,12 @@ def to_numpy(obj, dtype=None, copy=False, na_value=lib.no_default):
     return new_tensor(op, [obj], (obj.shape[0], obj.data.meta.shape[1]), declared)
 
 
+@methods(DataFrame, Series, name="values", prop=True)
+def values(obj):
+    """The values as a lazy tensor (``to_numpy()``; Dask's ``.values`` is lazy too)."""
+    return to_numpy(obj)
+
+
 def _isna(v, negate):
     res = pd.isna(v) if not negate else pd.notna(v)
     return np.asarray(res)
