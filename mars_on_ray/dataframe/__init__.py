@@ -17,6 +17,7 @@ from .window import *  # noqa: F401,F403
 from .cumulative import *  # noqa: F401,F403
 from .groupby_more import *  # noqa: F401,F403
 from .groupby_stats import *  # noqa: F401,F403
+from . import groupby_access  # noqa: F401  (len, groups, get_group, iteration, value_counts)
 from .apply import *  # noqa: F401,F403
 from .stats import *  # noqa: F401,F403
 from .reshape import *  # noqa: F401,F403
