@@ -40,9 +40,8 @@ def test_len_groups_iteration_and_get_group_are_pandas(local_session, kind, drop
         warnings.simplefilter("ignore", FutureWarning)
         try:
             expected = list(pg)
-        except ValueError:  # pandas 2.2 on a missing key: the same error
-            with pytest.raises(ValueError):
-                list(g)
+        except ValueError:  # pandas 2.2's own bug on a missing key: nothing to compare with
+            assert not PANDAS3
             return
         got = list(g)
     assert [str(k) for k, _ in got] == [str(k) for k, _ in expected]  # str: NaN names compare
