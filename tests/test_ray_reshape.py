@@ -57,3 +57,30 @@ def test_plot_computes_on_the_session(df, monkeypatch):
     m = md.DataFrame(df, chunk_size=7)
     assert m[m["a"] > 1].plot.line(backend=module.__name__) == "ok"
     pd.testing.assert_frame_equal(drawn[0], df[df["a"] > 1])
+
+
+def test_unstack_cat_resample_crosstab_merge_asof_on_ray(df):
+    m = md.DataFrame(df, chunk_size=7)
+    assert_eq(m.groupby(["s", "a"])["b"].sum().unstack(), df.groupby(["s", "a"])["b"].sum().unstack())
+    assert_eq(m["s"].astype("category").cat.codes, df["s"].astype("category").cat.codes)
+    assert_eq(md.crosstab(m["s"], m["a"], margins=True), pd.crosstab(df["s"], df["a"], margins=True))
+    timed = df.assign(t=pd.date_range("2021-01-01", periods=len(df), freq="7h"))
+    mt_ = md.DataFrame(timed, chunk_size=7)
+    assert_eq(mt_.resample("1D", on="t")["b"].mean(), timed.resample("1D", on="t")["b"].mean())
+    assert_eq(mt_.groupby(pd.Grouper(key="t", freq="2D"))["b"].sum(),
+              timed.groupby(pd.Grouper(key="t", freq="2D"))["b"].sum())
+    right = pd.DataFrame({"t": pd.date_range("2021-01-01", periods=9, freq="1D"), "r": np.arange(9.0)})
+    assert_eq(md.merge_asof(mt_, md.DataFrame(right, chunk_size=4), on="t"), pd.merge_asof(timed, right, on="t"))
+
+
+def test_label_slices_lazy_positions_and_sorting_columns_on_ray(df):
+    m, p = md.DataFrame(df.sort_index(), chunk_size=7), df.sort_index()
+    m.loc["r10":"r15", "b"] = -1.0
+    p.loc["r10":"r15", "b"] = -1.0
+    assert_eq(m, p)
+    import mars_on_ray.tensor as mt
+
+    perm = np.random.RandomState(2).permutation(len(df))
+    assert_eq(m.iloc[mt.tensor(perm, chunk_size=10)], p.iloc[perm])
+    assert_eq(m[["a", "b"]].sort_values("r11", axis=1), p[["a", "b"]].sort_values("r11", axis=1))
+    assert len(m[m["a"] > 1]) == int((p["a"] > 1).sum())

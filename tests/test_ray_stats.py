@@ -64,3 +64,26 @@ def test_cut_qcut_on_ray(df):
     pd.testing.assert_series_equal(res.fetch(), expected)
     np.testing.assert_array_equal(bins.fetch(), expected_bins)
     pd.testing.assert_series_equal(md.qcut(m["b"], 5).fetch(), pd.qcut(df["b"], 5))
+
+
+def test_rank_mode_idxmax_clip_on_ray(df):
+    m = md.DataFrame(df, chunk_size=9)
+    assert_eq(m[["a", "b"]].rank(method="min", na_option="top"), df[["a", "b"]].rank(method="min", na_option="top"))
+    assert_eq(m["a"].mode(), df["a"].mode())
+    assert_eq(m[["a", "b"]].idxmax(), df[["a", "b"]].idxmax())
+    assert_eq(m["b"].clip(10, m["b"].median()), df["b"].clip(10, df["b"].median()))
+    assert_eq(m["b"].interpolate(), df["b"].interpolate())
+    assert_eq(m["b"] - m["b"].mean(), df["b"] - df["b"].mean())
+
+
+def test_groupby_additions_on_ray(df):
+    m = md.DataFrame(df, chunk_size=9)
+    assert_eq(m.groupby("s")["b"].quantile([0.25, 0.5]), df.groupby("s")["b"].quantile([0.25, 0.5]))
+    assert_eq(m.groupby("s")["b"].idxmax(), df.groupby("s")["b"].idxmax())
+    assert_eq(m.groupby("s").nth(1), df.groupby("s").nth(1))
+    assert_eq(m.groupby("s").filter(lambda g: g["b"].mean() > 50), df.groupby("s").filter(lambda g: g["b"].mean() > 50))
+    assert_eq(m.groupby("s")["b"].rolling(3).sum(), df.groupby("s")["b"].rolling(3).sum())
+    assert_eq(m.groupby("s")["a"].value_counts(), df.groupby("s")["a"].value_counts())
+    assert_eq(m.groupby(np.arange(len(df)) % 3)["b"].sum(), df.groupby(np.arange(len(df)) % 3)["b"].sum())
+    assert len(m.groupby("s")) == df.groupby("s").ngroups
+    assert_eq(m.groupby("s").get_group("x1"), df.groupby("s").get_group("x1"))

@@ -114,3 +114,23 @@ def test_linear_solvers_on_ray(session):
     assert int(rank.execute().fetch()) == ref[2]
     with pytest.raises(np.linalg.LinAlgError):
         mt.linalg.inv(mt.tensor(np.ones((6, 6)), chunk_size=4)).execute()
+
+
+def test_ufunc_methods_nanquantiles_and_padding_on_ray(session):
+    rs = np.random.RandomState(4)
+    a = rs.rand(13, 7)
+    a[2, 3] = np.nan
+    t = mt.tensor(a, chunk_size=4)
+    np.testing.assert_allclose(mt.add.accumulate(t, axis=0).execute().fetch(), np.add.accumulate(a, axis=0))
+    np.testing.assert_allclose(mt.maximum.reduce(mt.nan_to_num(t), axis=1).execute().fetch(),
+                               np.maximum.reduce(np.nan_to_num(a), axis=1))
+    np.testing.assert_allclose(mt.nanmedian(t, axis=0).execute().fetch(), np.nanmedian(a, axis=0))
+    np.testing.assert_allclose(mt.pad(t, ((1, 2), (3, 0)), mode="reflect").execute().fetch(),
+                               np.pad(a, ((1, 2), (3, 0)), mode="reflect"))
+    x = np.nan_to_num(a[:, 0])
+    np.testing.assert_allclose(mt.convolve(mt.tensor(x, chunk_size=4), [1.0, 2.0, 0.5]).execute().fetch(),
+                               np.convolve(x, [1.0, 2.0, 0.5]))
+    np.testing.assert_array_equal(mt.lexsort((t[:, 1], mt.tensor(a[:, 0] > 0.5))).execute().fetch(),
+                                  np.lexsort((a[:, 1], a[:, 0] > 0.5)))
+    np.testing.assert_allclose(mt.sum(t, where=~mt.isnan(t), axis=0).execute().fetch(),
+                               np.sum(a, where=~np.isnan(a), axis=0))
