@@ -90,3 +90,12 @@ def test_clip_errors_at_build_time(df):
         m.clip([1, 2, 3], axis=0)
     with pytest.raises(NotImplementedError, match="per-column"):
         m.clip(-1, md.Series(pd.Series({"a": 1, "b": 2})), axis=1)
+
+
+def test_clip_by_lazy_scalars():
+    """A lazy scalar bound (``s.median()``) is a scalar, not bounds per row (a ValueError
+    "Data must be 1-dimensional" before)."""
+    frame = pd.DataFrame({"b": np.arange(23.0) * 1.5}, index=[f"r{i % 19}" for i in range(23)])
+    m = md.DataFrame(frame, chunk_size=5)
+    assert_eq(m["b"].clip(2, m["b"].median()), frame["b"].clip(2, frame["b"].median()))
+    assert_eq(m.clip(upper=m["b"].mean()), frame.clip(upper=frame["b"].mean()))

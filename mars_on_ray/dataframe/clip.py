@@ -43,6 +43,8 @@ def _along_rows(obj, bound, axis) -> bool:
     """Whether ``bound`` pairs with the rows (else with the columns, or is a scalar)."""
     if bound is None or np.ndim(bound) == 0 and not isinstance(bound, (_Frame, Tensor)):
         return False
+    if isinstance(bound, Tensor) and bound.ndim == 0:  # a lazy scalar (``s.median()``)
+        return False
     if isinstance(obj, Series) or isinstance(bound, (DataFrame, pd.DataFrame)):
         return True
     return axis is not None and obj.data.meta._get_axis_number(axis) == 0
@@ -51,6 +53,8 @@ def _along_rows(obj, bound, axis) -> bool:
 def _sample_bound(bound, rows, by_rows):
     """A stand-in for ``bound`` on the one-row sample ``rows``: replaced values are
     fractional, as real data's seldom are whole (see ``frame_methods._fractional``)."""
+    if isinstance(bound, Tensor) and bound.ndim == 0:
+        return _fractional(sample_of(pd.Series(np.ones(1, dtype=bound.dtype)))).iloc[0]
     if isinstance(bound, (_Frame, Tensor)):
         meta = bound.data.meta if isinstance(bound, _Frame) else pd.Series(np.ones(1, dtype=bound.dtype))
         sample = _fractional(sample_of(meta))
