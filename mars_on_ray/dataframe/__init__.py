@@ -40,3 +40,4 @@ from .dummies import *  # noqa: F401,F403
 from .cut import *  # noqa: F401,F403
 from .raydata import *  # noqa: F401,F403
 from .pivot import *  # noqa: F401,F403
+from .conversion import *  # noqa: F401,F403
