@@ -41,3 +41,5 @@ from .cut import *  # noqa: F401,F403
 from .raydata import *  # noqa: F401,F403
 from .pivot import *  # noqa: F401,F403
 from .conversion import *  # noqa: F401,F403
+from .selection_more import *  # noqa: F401,F403
+from .compare import *  # noqa: F401,F403

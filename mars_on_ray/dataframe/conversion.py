@@ -12,7 +12,7 @@ import pandas as pd
 
 from .accessors import summarize
 from .blockwise import map_chunks
-from .core import DataFrame, Series, _Frame, methods
+from .core import DataFrame, Index, Series, _Frame, methods
 from .reshape import compute_now
 
 __all__: list[str] = []
@@ -38,7 +38,7 @@ def n_rows(obj) -> int:
     return int(compute_now(summarize(obj, len, sum, label="md.len")))
 
 
-@methods(Series, name="is_unique", prop=True)
+@methods(Series, Index, name="is_unique", prop=True)
 def is_unique(obj) -> bool:
     """Whether every value (NaN included) is distinct; computed when accessed."""
     from .unique import nunique
@@ -50,7 +50,7 @@ def _hasnans(v):
     return bool(v.hasnans)
 
 
-@methods(Series, name="hasnans", prop=True)
+@methods(Series, Index, name="hasnans", prop=True)
 def hasnans(obj) -> bool:
     """Whether any value is missing; computed when accessed."""
     return compute_now(summarize(obj, _hasnans, _any, label="md.hasnans"))
