@@ -43,3 +43,4 @@ from .pivot import *  # noqa: F401,F403
 from .conversion import *  # noqa: F401,F403
 from .selection_more import *  # noqa: F401,F403
 from .compare import *  # noqa: F401,F403
+from .dtype_inference import *  # noqa: F401,F403
