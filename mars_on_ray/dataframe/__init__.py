@@ -44,3 +44,4 @@ from .conversion import *  # noqa: F401,F403
 from .selection_more import *  # noqa: F401,F403
 from .compare import *  # noqa: F401,F403
 from .dtype_inference import *  # noqa: F401,F403
+from .time_selection import *  # noqa: F401,F403
