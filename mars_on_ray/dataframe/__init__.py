@@ -45,3 +45,4 @@ from .selection_more import *  # noqa: F401,F403
 from .compare import *  # noqa: F401,F403
 from .dtype_inference import *  # noqa: F401,F403
 from .time_selection import *  # noqa: F401,F403
+from .merge_ordered import *  # noqa: F401,F403
