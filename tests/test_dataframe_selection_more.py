@@ -69,6 +69,13 @@ def test_truncate_on_an_increasing_and_a_decreasing_index():
     assert_eq(df.truncate("a", "a", axis=1), pdf.truncate("a", "a", axis=1))
     with pytest.raises(ValueError, match="must be after"):
         df.truncate(20, 5)
+    with pytest.raises(ValueError, match="sorted index"):
+        md.DataFrame(pdf.sample(frac=1, random_state=0), chunk_size=5).truncate(5, 20)
+    dated = pd.Series(range(23), index=pd.date_range("2020", periods=23, freq="D"))
+    assert_eq(md.Series(dated, chunk_size=5).truncate("2020-01-04", "2020-01-19"),
+              dated.truncate("2020-01-04", "2020-01-19"))
+    const = pd.Series(range(7), index=[3] * 7)
+    assert_eq(md.Series(const, chunk_size=3).truncate(3, 3), const.truncate(3, 3))
 
 
 def test_repeat_by_a_count_and_per_value():

@@ -15,6 +15,7 @@ from pandas.core import common as pd_common
 
 from .accessors import summarize
 from .blockwise import map_chunks
+from .align import concat
 from .conversion import n_rows
 from .core import DataFrame, Series, _Frame, methods
 from .frame_index import by_position
@@ -109,13 +110,19 @@ def truncate(obj, before=None, after=None, axis=None, copy=None):
     """Rows (or columns) with labels from ``before`` to ``after``, on a sorted axis."""
     meta = obj.data.meta
     axis = 0 if axis is None else meta._get_axis_number(axis)
-    if before is not None and after is not None and before > after:
-        raise ValueError(f"Truncate: {after} must be after {before}")
     if axis == 1:
         columns = meta.truncate(before=before, after=after, axis=1).columns
         return obj[list(columns)] if columns.is_unique else obj.iloc[:, meta.columns.get_indexer_for(columns)]
-    if n_rows(obj) > 1 and compute_now(obj.index.is_monotonic_decreasing, obj) and \
-            compute_now(obj.index.nunique(), obj) > 1:
+    increasing = compute_now(obj.index.is_monotonic_increasing, obj)
+    decreasing = compute_now(obj.index.is_monotonic_decreasing, obj)
+    if not (increasing or decreasing):
+        raise ValueError("truncate requires a sorted index")
+    if isinstance(meta.index, pd.DatetimeIndex):
+        before = None if before is None else pd.to_datetime(before)
+        after = None if after is None else pd.to_datetime(after)
+    if before is not None and after is not None and before > after:
+        raise ValueError(f"Truncate: {after} must be after {before}")
+    if decreasing and not increasing:  # not constant: pandas' bounds go the other way
         before, after = after, before
     return obj.loc[before:after]
 
@@ -166,12 +173,17 @@ def argsort(obj, axis=0, kind="quicksort", order=None, stable=None):
     if PANDAS3:
         ordered = pairs.sort_values("v", kind="stable")["p"]
         return ordered.set_axis(obj.index).rename(meta.name)
-    present = pairs[pairs["v"].notna()]
+    present, absent = pairs[pairs["v"].notna()], pairs[pairs["v"].isna()]
     ranks = by_position(present["v"], _with_positions, (),
                         pd.DataFrame({"v": meta.to_numpy(), "p": np.array([], dtype=np.int64)}), "md.argsort")
-    ordered = ranks.sort_values("v", kind="stable")["p"].set_axis(present["p"])
-    full = ordered.reindex(pd.RangeIndex(n_rows(obj)), fill_value=-1)
+    ordered = ranks.sort_values("v", kind="stable")["p"].set_axis(present["p"])  # by global position
+    missing = map_chunks(_minus_one, (absent["p"],), meta=pd.Series([], dtype=np.int64, index=pd.Index([], dtype=np.int64)))
+    full = concat([ordered, missing]).sort_index(kind="stable")
     return full.set_axis(obj.index).rename(meta.name)
+
+
+def _minus_one(positions):
+    return pd.Series(-1, index=positions.to_numpy(), dtype=np.int64)
 
 
 def _block_search(v, value, side):
