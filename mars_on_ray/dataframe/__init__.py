@@ -55,3 +55,9 @@ from .resample import *  # noqa: F401,F403
 from .crosstab import *  # noqa: F401,F403
 from .window_pairs import *  # noqa: F401,F403
 from .merge_asof import *  # noqa: F401,F403
+from .conversion import *  # noqa: F401,F403
+from .selection_more import *  # noqa: F401,F403
+from .compare import *  # noqa: F401,F403
+from .dtype_inference import *  # noqa: F401,F403
+from .time_selection import *  # noqa: F401,F403
+from .merge_ordered import *  # noqa: F401,F403
