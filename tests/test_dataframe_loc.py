@@ -281,3 +281,11 @@ def test_loc_with_a_lazy_tensor_of_labels_is_pandas():
     assert_eq(m.loc[wanted[:4]], frame.loc[(frame["y"] * 10).to_numpy()[:4]])
     with pytest.raises(KeyError):
         LocalExecutor().compute(m.loc[mt.tensor(np.array([5]))].data)
+
+
+def test_loc_with_a_lazy_scalar_label_selects_that_row():
+    """``df.loc[df["x"].idxmax()]`` raised "Cannot index with multidimensional key"."""
+    frame = pd.DataFrame({"x": [3.0, 9.0, 1.0, 4.0], "y": list("abcd")}, index=list("pqrs"))
+    m = md.DataFrame(frame, chunk_size=3)
+    assert_eq(m.loc[m["x"].idxmax()], frame.loc[frame["x"].idxmax()])
+    assert_eq(m["y"].loc[m["x"].idxmin()], frame["y"].loc[frame["x"].idxmin()], check_dtype=False)

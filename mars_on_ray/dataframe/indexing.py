@@ -543,6 +543,11 @@ def loc_rows(obj, key):
     """``obj.loc[key]`` along rows."""
     if callable(key) and not isinstance(key, (_Frame, Tensor)):
         key = key(obj)
+    if isinstance(key, Tensor) and key.ndim == 0:  # a lazy label (``s.idxmax()``): computed now,
+        from .reshape import compute_now  # as pandas' result kind depends on it
+
+        key = compute_now(key)
+        key = key.item() if isinstance(key, np.ndarray) else key
     labels = multi_index_key(obj, key)
     if labels is not None:  # a MultiIndex: a row, or the rows under leading labels
         if len(labels) == obj.data.meta.index.nlevels:
