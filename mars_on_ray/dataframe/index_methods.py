@@ -285,10 +285,10 @@ def index_any(obj):
 def index_memory_usage(obj, deep=False):
     """Bytes used by the labels (as pandas counts them for the whole index)."""
     client = user_index(obj)
-    if client is not None:  # the user's own index: pandas' count (its hashtable once built)
+    if client is not None:  # the user's own index, counted whole (without a lookup hashtable)
         from ..tensor import tensor
 
-        return tensor(np.int64(client.memory_usage(deep=deep)))
+        return tensor(np.int64(_index_bytes(client, deep)))
     return index_fact(obj, "memory_usage", np.int64, deep=deep)
 
 

@@ -167,7 +167,8 @@ def moment_result(how: str, p: dict, ddof: int = 1) -> np.ndarray:
 
 def _index_bytes(index: pd.Index, deep: bool) -> int:
     """pandas' ``memory_usage`` of ``index`` without its lookup hashtable: pandas counts that
-    only once something looked a label up, and a chunk's may have been built by our kernels."""
+    only once something looked a label up (in the user's object or in our kernels), so the count
+    is that of an index no lookup touched, whatever ran before."""
     usage = index.memory_usage(deep=deep)
     if "_engine" in index._cache:
         usage -= index._engine.sizeof(deep=deep)
@@ -448,8 +449,8 @@ def memory_usage(obj, index=True, deep=False):
         return tree_stat(obj, "memory", kw, np.int64(0), "md.memory_usage", raw=True)
     kw = {"deep": deep, "index": index, "target": "frame"}
     client = user_index(obj) if index else None
-    if client is not None:  # the user's own index: pandas' count (its hashtable once built)
-        kw["client_index"] = int(client.memory_usage(deep=deep))
+    if client is not None:  # the user's own index, counted whole (a str index's offsets once)
+        kw["client_index"] = int(_index_bytes(client, deep))
     if isinstance(obj, DataFrame):
         return tree_stat(obj, "memory", kw, meta.memory_usage(index=index, deep=deep), "md.memory_usage", raw=True)
     kw["target"] = "total"
