@@ -48,12 +48,10 @@ def test_a_subtask_reading_a_member_output_starts_a_new_batch():
     assert batch_of[3] != batch_of[1]
 
 
-def test_batched_stages_on_ray_give_numpy_answers_and_count_every_subtask():
-    import mars_on_ray as mr
+def test_batched_stages_on_ray_give_numpy_answers_and_count_every_subtask(session):
     import mars_on_ray.tensor as mt
     from mars_on_ray.config import using
 
-    session = mr.new_session()
     with using({"small_data_bytes": 0}):
         data = np.arange(997.0)
         result = (mt.tensor(data, chunk_size=3) * 2 + 1).sum()
@@ -61,8 +59,7 @@ def test_batched_stages_on_ray_give_numpy_answers_and_count_every_subtask():
     assert session.last_task["subtasks"] > 300
 
 
-def test_an_error_inside_a_batch_names_the_operation():
-    import mars_on_ray as mr
+def test_an_error_inside_a_batch_names_the_operation(session):
     from mars_on_ray.config import using
 
     import mars_on_ray.dataframe as md
@@ -72,7 +69,6 @@ def test_an_error_inside_a_batch_names_the_operation():
             raise ValueError("seven")
         return value
 
-    session = mr.new_session()
     with using({"small_data_bytes": 0}):
         lazy = md.Series(np.arange(600), chunk_size=1).apply(fail_on_seven)
         with pytest.raises(ValueError, match="seven") as info:

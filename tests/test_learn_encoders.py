@@ -9,21 +9,17 @@ from sklearn.exceptions import NotFittedError
 
 import mars_on_ray.dataframe as md
 import mars_on_ray.tensor as mt
-from mars_on_ray.core.local import LocalExecutor
 from mars_on_ray.learn.preprocessing import OneHotEncoder, OrdinalEncoder
 from mars_on_ray.testing import assert_eq
 
 from learn_support import local_session  # noqa: F401
+from learn_support import compute
 
 RS = np.random.RandomState(3)
 N = 37
 XI = np.column_stack([RS.randint(0, 3, N), RS.randint(5, 7, N), RS.randint(-2, 4, N)])
 FRAME = pd.DataFrame({"city": np.array(["rome", "oslo", "lima", "kiev"])[RS.randint(0, 4, N)],
                       "size": RS.randint(0, 3, N), "flag": np.array(["y", "n"])[RS.randint(0, 2, N)]})
-
-
-def compute(t):
-    return LocalExecutor().compute(t.data)[0]
 
 
 def int_inputs():

@@ -10,10 +10,10 @@ from sklearn.metrics import pairwise as skp
 
 import mars_on_ray.dataframe as md
 import mars_on_ray.tensor as mt
-from mars_on_ray.core.local import LocalExecutor
 from mars_on_ray.learn import metrics as lm
 from mars_on_ray.learn.metrics import pairwise as lp
 from mars_on_ray.testing import assert_eq
+from learn_support import compute, kinds
 
 RS = np.random.RandomState(7)
 N = 61
@@ -26,21 +26,6 @@ SCORE = np.round(RS.rand(N), 2)  # ties on purpose
 W = RS.rand(N)
 ML_T = RS.randint(0, 2, (N, 4))
 ML_P = RS.randint(0, 2, (N, 4))
-
-
-def compute(t):
-    return LocalExecutor().compute(t.data)[0]
-
-
-def kinds(a, chunk=7):
-    """The same values as a tensor, a mars Series/DataFrame, pandas and NumPy."""
-    yield mt.tensor(a, chunk_size=chunk)
-    if a.ndim == 1:
-        yield md.Series(pd.Series(a), chunk_size=chunk + 3)
-        yield pd.Series(a)
-    else:
-        yield md.DataFrame(pd.DataFrame(a), chunk_size=chunk + 3)
-    yield a
 
 
 @pytest.mark.parametrize("y,p", [(Y3, P3), (YS, PS), (ML_T, ML_P)])

@@ -3,15 +3,20 @@ data: values, dtypes, errors; chunk sizes that do not divide the rows; every inp
 import warnings
 
 import numpy as np
-import pandas as pd
 import pytest
 from sklearn import metrics as skm
 
-import mars_on_ray.dataframe as md
 import mars_on_ray.tensor as mt
-from mars_on_ray.core.local import LocalExecutor
 from mars_on_ray.learn import metrics as lm
 from mars_on_ray.testing import assert_eq
+from learn_support import compute
+from learn_support import kinds as _kinds
+
+
+def kinds(a, chunk=8):
+    """The input kinds of ``learn_support.kinds``, in chunks of 8."""
+    return _kinds(a, chunk)
+
 
 RS = np.random.RandomState(17)
 N = 61
@@ -27,21 +32,6 @@ ML_T = RS.randint(0, 2, (N, 4))
 ML_P = RS.randint(0, 2, (N, 4))
 RT = RS.rand(N, 3) * 10 - 2
 RP = RT + RS.randn(N, 3)
-
-
-def compute(t):
-    return LocalExecutor().compute(t.data)[0]
-
-
-def kinds(a, chunk=8):
-    """The same values as a tensor, a mars Series/DataFrame, pandas and NumPy."""
-    yield mt.tensor(a, chunk_size=chunk)
-    if a.ndim == 1:
-        yield md.Series(pd.Series(a), chunk_size=chunk + 3)
-        yield pd.Series(a)
-    else:
-        yield md.DataFrame(pd.DataFrame(a), chunk_size=chunk + 3)
-    yield a
 
 
 LABELS = [(Y3, P3), (YS, PS), (YB, PB)]

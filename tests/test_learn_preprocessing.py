@@ -9,28 +9,16 @@ from sklearn.exceptions import NotFittedError
 
 import mars_on_ray.dataframe as md
 import mars_on_ray.tensor as mt
-from mars_on_ray.core.local import LocalExecutor
 from mars_on_ray.learn.preprocessing import (LabelBinarizer, LabelEncoder, MinMaxScaler, label_binarize,
                                              minmax_scale, normalize)
 from mars_on_ray.testing import assert_eq
+from learn_support import compute, inputs
 
 RS = np.random.RandomState(11)
 X = RS.rand(37, 4) * [1, 10, 100, 1000] - 3
 X[5, 2] = np.nan
 DF = pd.DataFrame(X, columns=["a", "b", "c", "d"])
 MM_ATTRS = ["data_min_", "data_max_", "data_range_", "scale_", "min_", "n_samples_seen_", "n_features_in_"]
-
-
-def compute(t):
-    return LocalExecutor().compute(t.data)[0]
-
-
-def inputs(a, frame=None):
-    yield mt.tensor(a, chunk_size=(8, 3))
-    yield a
-    if frame is not None:
-        yield frame
-        yield md.DataFrame(frame, chunk_size=10)
 
 
 @pytest.mark.parametrize("kwargs", [{}, {"feature_range": (-2, 5)}, {"clip": True}])

@@ -12,11 +12,11 @@ from sklearn.exceptions import NotFittedError
 
 import mars_on_ray.dataframe as md
 import mars_on_ray.tensor as mt
-from mars_on_ray.core.local import LocalExecutor
 from mars_on_ray.learn import preprocessing as lp
 from mars_on_ray.testing import assert_eq
 
 from learn_support import local_session  # noqa: F401
+from learn_support import compute, inputs
 
 RS = np.random.RandomState(5)
 X = RS.randn(37, 4) * [1, 10, 100, 1000] + [0, 5, -50, 1e4]
@@ -26,18 +26,6 @@ X[:, 3] = np.round(X[:, 3], -2)  # ties for the quantiles
 DF = pd.DataFrame(X, columns=["a", "b", "c", "d"])
 W = RS.rand(37)
 TIGHT = 1e-12  # chunked sums: equal to scikit-learn's up to the order of additions
-
-
-def compute(t):
-    return LocalExecutor().compute(t.data)[0]
-
-
-def inputs(a, frame=None):
-    yield mt.tensor(a, chunk_size=(8, 3))
-    yield a
-    if frame is not None:
-        yield frame
-        yield md.DataFrame(frame, chunk_size=10)
 
 
 def check_attrs(ours, ref, names, rtol=0.0):

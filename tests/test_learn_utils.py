@@ -9,7 +9,6 @@ from sklearn.utils import validation as skv
 
 import mars_on_ray.dataframe as md
 import mars_on_ray.tensor as mt
-from mars_on_ray.core.local import LocalExecutor
 from mars_on_ray.learn._convert import to_tensor
 from mars_on_ray.learn.utils import (assert_all_finite, check_array, check_consistent_length,
                                      check_X_y, column_or_1d)
@@ -19,10 +18,6 @@ from mars_on_ray.testing import assert_eq
 RS = np.random.RandomState(0)
 X = RS.rand(11, 4)
 DF = pd.DataFrame(X, columns=list("abcd"))
-
-
-def compute(t):
-    return LocalExecutor().compute(t.data)[0]
 
 
 @pytest.mark.parametrize("make", [
@@ -145,6 +140,7 @@ from sklearn.utils import multiclass as skmc  # noqa: E402
 
 from mars_on_ray.learn.utils import shuffle  # noqa: E402
 from mars_on_ray.learn.utils.multiclass import is_multilabel, type_of_target, unique_labels  # noqa: E402
+from learn_support import compute
 
 TARGETS = [np.array([0, 1, 1, 0, 1]), np.arange(23) % 5, np.array([0.0, 1.0, 2.5, 3.0]),
            np.array(["a", "b", "a"]), np.array([[0, 1], [1, 1], [0, 0]]),

@@ -165,3 +165,20 @@ class Kernel:
             state = s if state is None else self.combine(state, s)
             out.append(state)
         return out
+
+
+class RunningState(Kernel):
+    """A scan kernel whose state is a dict of per-row running arrays: ``_local(chunk)`` (the
+    running state within a chunk) and ``_merge(a, b)`` (state ``a`` of the rows before, then
+    the running state ``b``)."""
+
+    def summary(self, chunk):
+        return {k: v[-1:] for k, v in self._local(chunk).items()} if len(chunk) else None
+
+    def combine(self, a, b):
+        return b if a is None else a if b is None else self._merge(a, b)
+
+    def running(self, chunk, carry):
+        """The running state of every row of ``chunk`` after the rows before it."""
+        state = self._local(chunk)
+        return state if carry is None else self._merge(carry, state)

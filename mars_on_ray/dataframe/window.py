@@ -15,7 +15,7 @@ import numpy as np
 import pandas as pd
 
 from .core import DataFrame, Series, methods
-from .scan import Kernel, neighbours, sample, scan
+from .scan import RunningState, neighbours, sample, scan
 from .window_time import time_neighbours
 
 __all__: list[str] = []
@@ -173,7 +173,7 @@ def _float(values) -> np.ndarray:
     return frame.to_numpy(dtype=np.float64, na_value=np.nan).reshape(len(frame), frame.shape[1])
 
 
-class _Moments(Kernel):
+class _Moments(RunningState):
     """Running count / sum / mean / M2 / min / max per column, carried as one state."""
 
     def __init__(self, how: str, min_periods: int, ddof: int):
@@ -192,16 +192,12 @@ class _Moments(Kernel):
         return {"rows": rows, "n": n, "s": s, "mean": mean, "m2": np.nan_to_num(m2),
                 "min": np.fmin.accumulate(x, axis=0), "max": np.fmax.accumulate(x, axis=0)}
 
-    def summary(self, chunk):
-        return {k: v[-1:] for k, v in self._local(chunk).items()} if len(chunk) else None
-
-    def combine(self, a, b):
-        return b if a is None else a if b is None else _merge(a, b)
+    @staticmethod
+    def _merge(a, b):
+        return _merge(a, b)
 
     def apply(self, chunk, carry):
-        st = self._local(chunk)
-        if carry is not None:
-            st = _merge(carry, st)
+        st = self.running(chunk, carry)
         n, rows, minp = st["n"], st["rows"], self.min_periods
         with np.errstate(invalid="ignore", divide="ignore"):
             if self.how == "count":

@@ -16,7 +16,7 @@ import pandas as pd
 from .align import index_relation
 from .blockwise import map_chunks
 from .core import Series
-from .scan import Kernel, neighbours, scan
+from .scan import RunningState, neighbours, scan
 from .window import Expanding, Rolling, _Window
 
 __all__: list[str] = []
@@ -76,7 +76,7 @@ def _rolling_corr(self, other=None, pairwise=None, ddof=1, numeric_only=False):
 Rolling.cov, Rolling.corr = _rolling_cov, _rolling_corr
 
 
-class _CoMoments(Kernel):
+class _CoMoments(RunningState):
     """Running count, means, M2 of each and co-moment of the rows where both are present."""
 
     def __init__(self, how: str, min_periods: int, ddof: int, name):
@@ -94,16 +94,12 @@ class _CoMoments(Kernel):
         return {"n": n, "mx": mx, "my": my, "cx": np.cumsum(x * x) - sx * mx,
                 "cy": np.cumsum(y * y) - sy * my, "cxy": np.cumsum(x * y) - sx * my}
 
-    def summary(self, chunk):
-        return {k: v[-1:] for k, v in self._local(chunk).items()} if len(chunk) else None
-
-    def combine(self, a, b):
-        return b if a is None else a if b is None else _merge(a, b)
+    @staticmethod
+    def _merge(a, b):
+        return _merge(a, b)
 
     def apply(self, chunk, carry):
-        st = self._local(chunk)
-        if carry is not None:
-            st = _merge(carry, st)
+        st = self.running(chunk, carry)
         n = st["n"]
         with np.errstate(invalid="ignore", divide="ignore"):
             if self.how == "cov":

@@ -12,18 +12,24 @@ from ._compress import compressed
 __all__ = ["roc_curve", "roc_auc_score", "auc", "precision_recall_curve", "average_precision_score"]
 
 
-def _roc(rows, counts, pos_label, drop_intermediate):
-    return skm.roc_curve(rows[0], rows[1], pos_label=pos_label, sample_weight=counts,
-                         drop_intermediate=drop_intermediate)
+def _curve_of(rows, counts, name, pos_label, drop_intermediate):
+    return getattr(skm, name)(rows[0], rows[1], pos_label=pos_label, sample_weight=counts,
+                              drop_intermediate=drop_intermediate)
+
+
+def _curve(name, y_true, y_score, pos_label, sample_weight, drop_intermediate):
+    """scikit-learn's curve ``name`` once on the distinct (label, score) rows with their
+    counts: its three arrays as lazy tensors."""
+    both = compressed(_curve_of, [y_true, y_score], sample_weight,
+                      kwargs={"name": name, "pos_label": pos_label,
+                              "drop_intermediate": drop_intermediate}, label=name)
+    nan = float("nan")
+    return tuple(pick(both, i, shape=(nan,), dtype=np.float64, label=name) for i in range(3))
 
 
 def roc_curve(y_true, y_score, *, pos_label=None, sample_weight=None, drop_intermediate=True):
     """(fpr, tpr, thresholds) of a binary classifier, as lazy tensors."""
-    both = compressed(_roc, [y_true, y_score], sample_weight,
-                      kwargs={"pos_label": pos_label, "drop_intermediate": drop_intermediate},
-                      label="roc_curve")
-    nan = float("nan")
-    return tuple(pick(both, i, shape=(nan,), dtype=np.float64, label="roc_curve") for i in range(3))
+    return _curve("roc_curve", y_true, y_score, pos_label, sample_weight, drop_intermediate)
 
 
 def _roc_auc(rows, counts, weighted, **kwargs):
@@ -92,18 +98,10 @@ def auc(x, y):
                       dtype=np.float64, label="auc")
 
 
-def _pr_curve(rows, counts, pos_label, drop_intermediate):
-    return skm.precision_recall_curve(rows[0], rows[1], pos_label=pos_label, sample_weight=counts,
-                                      drop_intermediate=drop_intermediate)
-
-
 def precision_recall_curve(y_true, y_score, *, pos_label=None, sample_weight=None, drop_intermediate=False):
     """(precision, recall, thresholds) of a binary classifier, as lazy tensors."""
-    both = compressed(_pr_curve, [y_true, y_score], sample_weight,
-                      kwargs={"pos_label": pos_label, "drop_intermediate": drop_intermediate},
-                      label="precision_recall_curve")
-    nan = float("nan")
-    return tuple(pick(both, i, shape=(nan,), dtype=np.float64, label="precision_recall_curve") for i in range(3))
+    return _curve("precision_recall_curve", y_true, y_score, pos_label, sample_weight,
+                  drop_intermediate)
 
 
 def _average_precision(rows, counts, **kwargs):
