@@ -135,9 +135,16 @@ class Session:
         values = []
         for obj in objs:
             result = self._results[obj.data.key]
-            refs = self._refs_of(obj.data.key)
+            try:
+                chunks = ray.get(self._refs_of(obj.data.key))
+            except ray.exceptions.ObjectLostError:
+                # refs kept from the task's status whose owner died (a restarted supervisor):
+                # the services say what became of them (e.g. SessionLostError)
+                if self._result_refs.pop(obj.data.key, None) is None:
+                    raise
+                chunks = ray.get(self._refs_of(obj.data.key))
             grid = np.empty(result.chunk_keys.shape, dtype=object)
-            for pos, value in zip(np.ndindex(grid.shape), ray.get(refs)):
+            for pos, value in zip(np.ndindex(grid.shape), chunks):
                 grid[pos] = value
             values.append(merge_chunks(obj.data.meta, grid))
         return values[0] if len(values) == 1 else values
