@@ -123,10 +123,15 @@ def minmax_scale(X, feature_range=(0, 1), *, axis=0, copy=True):
     t = check_array(X, copy=False, ensure_2d=False, dtype=_FLOATS, ensure_all_finite="allow-nan")
     if t.ndim not in (1, 2):
         raise ValueError("Found array with dim %d. None expected <= 2." % t.ndim)
+    return fit_transform_along(MinMaxScaler(feature_range=feature_range, copy=copy), t, axis)
+
+
+def fit_transform_along(scaler, t, axis):
+    """``scaler`` fitted and applied per feature (``axis=0``) or per sample (``axis=1``);
+    a 1-d ``t`` is one feature."""
     one_d = t.ndim == 1
     if one_d:
         t = t.reshape(-1, 1)
-    scaler = MinMaxScaler(feature_range=feature_range, copy=copy)
     out = scaler.fit_transform(t) if axis == 0 else scaler.fit_transform(t.T).T
     return out.ravel() if one_d else out
 

@@ -18,7 +18,7 @@ from .._blocks import row_map, row_reduce
 from .._compute import compute_now
 from .._per_block import per_block
 from ..utils.validation import check_array
-from ._data import _FLOATS, _feature_names, _identity
+from ._data import _FLOATS, _feature_names, _identity, fit_transform_along
 
 __all__ = ["StandardScaler", "scale", "MaxAbsScaler", "maxabs_scale", "RobustScaler", "robust_scale",
            "Binarizer", "binarize"]
@@ -157,12 +157,7 @@ def scale(X, *, axis=0, with_mean=True, with_std=True, copy=True):
     """Standardize each feature (``axis=0``) or sample (``axis=1``); lazy."""
     t = check_array(X, ensure_2d=False, dtype=_FLOATS, ensure_all_finite="allow-nan",
                     estimator="the scale function", input_name="X")
-    one_d = t.ndim == 1
-    if one_d:
-        t = t.reshape(-1, 1)
-    scaler = StandardScaler(with_mean=with_mean, with_std=with_std)
-    out = scaler.fit_transform(t) if axis == 0 else scaler.fit_transform(t.T).T
-    return out.ravel() if one_d else out
+    return fit_transform_along(StandardScaler(with_mean=with_mean, with_std=with_std), t, axis)
 
 
 def _max_abs(block):
@@ -214,11 +209,7 @@ class MaxAbsScaler(_Fitted):
 def maxabs_scale(X, *, axis=0, copy=True):
     """Each feature (``axis=0``) or sample (``axis=1``) scaled to [-1, 1]; lazy."""
     t = check_array(X, ensure_2d=False, dtype=_FLOATS, ensure_all_finite="allow-nan")
-    one_d = t.ndim == 1
-    if one_d:
-        t = t.reshape(-1, 1)
-    out = MaxAbsScaler().fit_transform(t) if axis == 0 else MaxAbsScaler().fit_transform(t.T).T
-    return out.ravel() if one_d else out
+    return fit_transform_along(MaxAbsScaler(), t, axis)
 
 
 class RobustScaler(_Fitted):
@@ -268,13 +259,9 @@ def robust_scale(X, *, axis=0, with_centering=True, with_scaling=True, quantile_
                  unit_variance=False):
     """Center by the median and scale by the quantile range along ``axis``; lazy."""
     t = check_array(X, ensure_2d=False, dtype=_FLOATS, ensure_all_finite="allow-nan")
-    one_d = t.ndim == 1
-    if one_d:
-        t = t.reshape(-1, 1)
-    s = RobustScaler(with_centering=with_centering, with_scaling=with_scaling, quantile_range=quantile_range,
-                     unit_variance=unit_variance)
-    out = s.fit_transform(t) if axis == 0 else s.fit_transform(t.T).T
-    return out.ravel() if one_d else out
+    scaler = RobustScaler(with_centering=with_centering, with_scaling=with_scaling,
+                          quantile_range=quantile_range, unit_variance=unit_variance)
+    return fit_transform_along(scaler, t, axis)
 
 
 def _binarize_block(block, threshold):
