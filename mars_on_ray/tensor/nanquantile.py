@@ -16,6 +16,7 @@ from numpy.lib.array_utils import normalize_axis_tuple
 
 from ..core.user import Tileable
 from .core import as_tensor
+from .selection import q_fractions
 
 __all__ = ["nanmedian", "nanquantile", "nanpercentile"]
 
@@ -106,9 +107,7 @@ def _nan(name, a, q, axis, method, keepdims, median=False):
 
         return getattr(selection, plain)(a, *args, axis=axis, keepdims=keepdims, **kw)
     dtype = np.asarray(expected).dtype
-    qv = None if median else (np.true_divide(q, 100) if plain == "percentile" else np.asarray(q))
-    if isinstance(q, (int, float)) and not median:
-        qv = float(qv)
+    qv = None if median else q_fractions(q, plain)
     ndim = a.ndim
     axes = tuple(range(ndim)) if axis is None else normalize_axis_tuple(axis, ndim)
     kept = tuple(1 if d in axes else a.shape[d] for d in range(ndim))

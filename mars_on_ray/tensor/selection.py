@@ -299,9 +299,7 @@ def _quantile(name, a, q, axis, method, keepdims, weights, median=False, empty_n
             expected = getattr(np, name)(np.ones((2,), a.dtype) if sample.size == 0 else sample,
                                          q, axis=axis if sample.size else None, method=method)
     dtype = np.asarray(expected).dtype
-    qv = None if median else (np.true_divide(q, 100) if name == "percentile" else np.asarray(q))
-    if isinstance(q, (int, float)) and not median:
-        qv = float(qv)
+    qv = None if median else q_fractions(q, name)
     ndim = a.ndim
     axes = tuple(range(ndim)) if axis is None else normalize_axis_tuple(axis, ndim)
     x = a
@@ -358,3 +356,8 @@ def _no_out(name, out):
     if out is not None:
         raise TypeError(f"mt.{name}: out= is not supported")
 
+
+def q_fractions(q, name: str):
+    """``q`` as NumPy's fractions (``percentile``: /100); a Python number stays a float."""
+    qv = np.true_divide(q, 100) if name == "percentile" else np.asarray(q)
+    return float(qv) if isinstance(q, (int, float)) else qv
