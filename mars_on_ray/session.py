@@ -373,7 +373,9 @@ def _wants_bar(show_progress: bool | None, elapsed: float) -> bool:
 
 #: ray.init failures an overloaded machine causes, worth one more try
 _TRANSIENT_START_ERRORS = ("timed out during startup",  # the raylet missed Ray's 30 s wait
-                           "Starting Ray client server failed")  # ray://: the per-client server
+                           # ray://: the head's per-client server did not start in time, or
+                           # exited while Ray's proxier was still looking at it
+                           "Starting Ray client server failed", "ZombieProcess")
 
 
 def init_ray(address=None, attempts: int = 3, **kwargs) -> None:

@@ -3,8 +3,10 @@ before anything starts, and (slow) a real cluster of CLI processes on 127.0.0.1 
 clients, by ``ray job submit`` and by a driver attaching to a job's session."""
 from __future__ import annotations
 
+import glob
 import json
 import os
+import shutil
 import signal
 import socket
 import subprocess
@@ -233,14 +235,28 @@ def cli_cluster(tmp_path_factory):
     finally:
         for node in reversed(nodes):
             node.stop()
+        for temp in temps:  # Ray's session logs, sockets and spilled objects
+            shutil.rmtree(temp, ignore_errors=True)
 
 
-def _driver(code_or_path: str, args: list[str], env: dict, timeout=420) -> str:
+def _driver(code_or_path: str, args: list[str], env: dict, timeout=420, logs=None) -> str:
+    """Run a driver script; on failure show its output and the tails of ``logs`` (a Ray
+    temp dir: the head's Ray client server logs say why a ``ray://`` connection failed)."""
     argv = [code_or_path] if code_or_path.endswith(".py") else ["-c", code_or_path]
     out = subprocess.run([sys.executable, *argv, *args], env=env, capture_output=True,
                          text=True, timeout=timeout)
-    assert out.returncode == 0, out.stdout[-2000:] + out.stderr[-4000:]
+    assert out.returncode == 0, out.stdout[-2000:] + out.stderr[-4000:] + _client_logs(logs)
     return out.stdout
+
+
+def _client_logs(temp: str | None) -> str:
+    if temp is None:
+        return ""
+    tails = []
+    for path in sorted(glob.glob(os.path.join(temp, "session_*", "logs", "ray_client_server*"))):
+        with open(path, errors="replace") as f:
+            tails.append(f"\n--- {path}\n" + f.read()[-1500:])
+    return "".join(tails)
 
 
 def _worker_node_ids(cluster) -> set[str]:
@@ -257,7 +273,7 @@ def test_clients_run_the_seed_example_on_both_workers(cli_cluster):
     env = cli_cluster["env"]
     for how, where in (("address", cli_cluster["web"]), ("address", cli_cluster["client"]),
                        ("ray.init", cli_cluster["gcs"])):
-        out = _driver(CLIENT, [how, where], env)
+        out = _driver(CLIENT, [how, where], env, logs=cli_cluster["temps"][0])
         nodes = json.loads(out.split("NODES ", 1)[1].splitlines()[0])
         assert set(nodes) == workers, (how, nodes)
         assert sum(nodes.values()) >= 10
