@@ -92,7 +92,8 @@ def test_elkan_bounds_skip_distances_and_match_lloyd(local_session):
     assert elkan.n_iter_ == lloyd.n_iter_
 
 
-def test_one_graph_per_iteration_data_computed_once(local_session):
+@pytest.mark.parametrize("max_iter, graphs", [(30, 1 + 2 + 1), (5, 1 + 1), (12, 1 + 2), (24, 1 + 2)])
+def test_iterations_chained_in_few_graphs_data_computed_once(local_session, max_iter, graphs):
     calls = []
 
     def counted(block):
@@ -101,10 +102,27 @@ def test_one_graph_per_iteration_data_computed_once(local_session):
 
     data = mt.tensor(X, chunk_size=(170, 5)).map_chunk(counted)
     calls.clear()  # map_chunk ran on a one-row sample to learn the dtype
-    est = KMeans(6, init=X[:6], max_iter=30, tol=0).fit(data)
+    init = X[100:106]  # 16 iterations to converge
+    est = KMeans(6, init=init, max_iter=max_iter, tol=0).fit(data)
+    ref = SKKMeans(6, init=init, n_init=1, max_iter=max_iter, tol=0).fit(X)
     assert sum(calls) == len(X)  # persisted once, never recomputed
-    # persist, one per iteration, the final inertia with the labels
-    assert local_session.graphs == 1 + est.n_iter_ + 1
+    assert est.n_iter_ == ref.n_iter_ == min(16, max_iter)
+    np.testing.assert_allclose(est.inertia_, ref.inertia_, rtol=1e-10)
+    # persist; chains of 8 then up to 16 iterations; a chain reaching max_iter labels the rows
+    # in the same graph, else (converged at 16 inside the 8..24 chain of max_iter=30) the
+    # labels and inertia take a graph of their own
+    assert local_session.graphs == graphs
+
+
+def test_empty_cluster_in_a_chain_is_relocated_like_sklearn_and_the_chain_goes_on(local_session):
+    rs = np.random.RandomState(0)
+    data = np.vstack([rs.rand(5, 2), rs.rand(6, 2) + 10, rs.rand(4, 2) + 20])
+    init = np.array([[0.0, 0.0], [10.0, 10.0], [100.0, 100.0], [20.0, 20.0]])
+    ours = KMeans(4, init=init, max_iter=12, tol=0).fit(mt.tensor(data, chunk_size=4))
+    ref = SKKMeans(4, init=init, n_init=1, max_iter=12, tol=0).fit(data)
+    np.testing.assert_allclose(ours.cluster_centers_, ref.cluster_centers_)
+    np.testing.assert_allclose(ours.inertia_, ref.inertia_)
+    assert _same_partition(ours.labels_.fetch(), ref.labels_)
 
 
 def test_estimator_protocol(local_session):

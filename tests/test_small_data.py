@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import numpy as np
 import pandas as pd
-import pytest
 
 import mars_on_ray as mr
 import mars_on_ray.dataframe as md
@@ -102,6 +101,18 @@ def test_stored_inputs_past_the_bound_use_lanes_only_on_one_node():
     assert _stored_stage(2, rows=20_000).path.startswith("distributed")
     assert _stored_stage(2, rows=20_000, one_node=True,
                          small_data_bytes=64 * 2**20).path.startswith("distributed")  # 80 MB a lane
+
+
+def test_second_pass_over_stored_data_is_not_left_to_a_one_process_tail():
+    # KMeans chains Lloyd iterations in one graph: the second iteration reads the stored
+    # chunks again, after the first one's combine. As lanes + tail, the tail did every later
+    # iteration in one process (4.6 s instead of 0.3 s on 400k rows)
+    x = mt.ones((20_000, 1000), chunk_size=(2500, 1000))
+    stored = {c.key for c in LocalExecutor().tile(x.data).flat}
+    twice = (x * x.sum()).sum()
+    stage = plan_stage(LocalExecutor().tile(twice.data).flat, stored, 2, one_node=True)
+    assert stage.path.startswith("distributed")
+    assert "2 lanes" in _stored_stage(2, rows=20_000, one_node=True).path  # one pass: lanes
 
 
 def test_lanes_on_ray_give_the_answer_in_two_rounds(session):

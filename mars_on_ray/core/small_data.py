@@ -141,7 +141,7 @@ def lane_subtasks(steps: list[Step], targets: set[str], cpus: int, chunks: dict[
     """The stage as up to ``cpus`` lanes of independent work (contiguous runs of the fused
     subtasks reading no other subtask's output, of similar input bytes) and a tail subtask
     with every other step (None if there are none); None when fewer than two pieces are
-    independent."""
+    independent or when the tail would read much stored data itself."""
     if cpus < 2:
         return None
     specs = fuse(steps, targets)
@@ -153,11 +153,21 @@ def lane_subtasks(steps: list[Step], targets: set[str], cpus: int, chunks: dict[
     tail_steps = [step for s in specs if id(s) not in firsts for step in s.steps]
     order = {id(step): i for i, step in enumerate(steps)}
     tail_steps.sort(key=lambda step: order[id(step)])
+    if _stored_bytes(tail_steps, steps, chunks) > options.small_data_lane_bytes:
+        return None  # a second pass over the stored data (iterations chained in one graph)
     tail_reads = {k for step in tail_steps for k in step.inputs}
     lanes = _even_runs(first, [_spec_bytes(s, chunks) for s in first], min(cpus, len(first)))
     lane_specs = [single_subtask([step for s in lane for step in s.steps], targets | tail_reads)
                   for lane in lanes]
     return lane_specs, (single_subtask(tail_steps, targets) if tail_steps else None)
+
+
+def _stored_bytes(some: list[Step], steps: list[Step], chunks: dict[str, ChunkData]) -> float:
+    """Bytes that ``some`` of the stage's ``steps`` read from storage (none of ``steps`` makes
+    them): work a one-process tail would do alone."""
+    made = {k for s in steps for k in s.outputs if k is not None}
+    read = {k for s in some for k in s.inputs if k not in made}
+    return float(sum(chunk_nbytes(chunks[k]) or 0.0 for k in read if k in chunks))
 
 
 def _spec_bytes(spec: SubtaskSpec, chunks: dict[str, ChunkData]) -> float:

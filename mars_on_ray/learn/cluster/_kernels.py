@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import functools
 import operator
+from dataclasses import dataclass, replace
 
 import numpy as np
 
@@ -210,3 +211,62 @@ def elkan_sums(X, state, w=None, *, k):
 def add_pairs(parts):
     """Elementwise sums of (sums, counts) partials."""
     return tuple(functools.reduce(operator.add, items) for items in zip(*parts))
+
+
+# --- Lloyd iterations chained in one graph: the state travels from one iteration to the next --
+
+@dataclass(frozen=True)
+class LloydState:
+    """Centers after ``n_iter`` iterations; ``done`` once converged or at ``max_iter``.
+    ``empty`` holds the (sums, counts) of an iteration that left a cluster empty: the driver
+    relocates (scikit-learn's rule needs a second pass) and the later iterations wait."""
+    centers: np.ndarray
+    n_iter: int = 0
+    done: bool = False
+    empty: tuple | None = None
+
+    @property
+    def waiting(self) -> bool:
+        return self.done or self.empty is not None
+
+
+def chain_partial(X, *rest, weighted, state=None):
+    """``lloyd_partial`` under the state's centers (``rest``: ``[w,]`` and, after the first
+    iteration of a chain, the previous state); nothing once the state is waiting."""
+    w = rest[0] if weighted else None
+    state = rest[-1] if state is None else state
+    if state.waiting:
+        return None, None, state
+    return (*lloyd_partial(X, w, C=state.centers), state)
+
+
+def add_chain(parts):
+    sums, counts, state = parts[0]
+    if sums is None:
+        return parts[0]
+    return sums + sum(p[0] for p in parts[1:]), counts + sum(p[1] for p in parts[1:]), state
+
+
+def chain_finish(merged, *, tol, max_iter):
+    """The next state: new centers, or the sums kept for relocation when a cluster is empty."""
+    sums, counts, state = merged
+    if sums is None:
+        return state
+    if (counts == 0).any():
+        return replace(state, empty=(sums, counts))
+    return next_state(state, sums / counts[:, None], tol, max_iter)
+
+
+def next_state(state, centers, tol, max_iter):
+    n_iter = state.n_iter + 1
+    shift = float(((centers - state.centers) ** 2).sum())
+    return LloydState(centers, n_iter, shift <= tol or n_iter >= max_iter)
+
+
+def state_labels(X, state):
+    return labels_block(X, C=state.centers)
+
+
+def state_inertia(X, labels, *rest):
+    """``labelled_inertia`` under the state's centers (``rest``: ``[w,] state``)."""
+    return labelled_inertia(X, labels, rest[0] if len(rest) == 2 else None, C=rest[-1].centers)

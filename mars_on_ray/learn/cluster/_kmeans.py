@@ -20,6 +20,9 @@ from . import _init
 from . import _kernels as K
 
 _INITS = ("k-means||", "k-means++", "random")
+#: Lloyd iterations in the first graph, doubling up to the longest: a graph round trip costs
+#: about as much as an iteration over 1M rows, and iterations after convergence cost ~nothing
+FIRST_CHAIN, LONGEST_CHAIN = 8, 64
 
 
 as_features = moments.checked_features
@@ -109,11 +112,59 @@ class _Elkan:
         return sums, counts
 
 
+def _relocated(state, data, tol, max_iter):
+    """The state after relocating the empty clusters of its pending iteration."""
+    sums, counts = (a.copy() for a in state.empty)
+    _relocate_empty(sums, counts, data, state.centers)
+    return K.next_state(state, sums / np.where(counts > 0, counts, 1)[:, None], tol, max_iter)
+
+
+def _chain(data, state, steps, tol, max_iter):
+    """``steps`` Lloyd iterations from ``state`` as one graph: each iteration's state (a
+    one-chunk tensor) is an input of the next one's partials."""
+    finish = functools.partial(K.chain_finish, tol=tol, max_iter=max_iter)
+    node = None
+    for _ in range(steps):
+        node = row_reduce(K.chain_partial, K.add_chain, finish, _rows(data), [] if node is None else [node],
+                          dtype=object, kwargs={"weighted": data.w is not None,
+                                                **({"state": state} if node is None else {})},
+                          label="KMeans.fit")
+    return node
+
+
+def _labelled(data, node):
+    """The labels and inertia under the centers of state ``node`` (lazy)."""
+    labels = row_map(K.state_labels, [data.X], [node], shape=data.X.shape[:1], dtype=np.int32,
+                     label="KMeans.fit")
+    inertia = row_reduce(K.state_inertia, K.add_all, None, [data.X, labels, *_rows(data)[1:]], [node],
+                         dtype=object, label="KMeans.fit")
+    return labels, inertia
+
+
 def lloyd(data: _Data, centers: np.ndarray, max_iter: int, tol: float, elkan: bool = False):
     """Lloyd iterations from ``centers`` (with Elkan's bounds if asked: the same result);
-    (centers, n_iter). One graph per iteration: the centers go with it, per-cluster sums
-    come back."""
-    step = _Elkan(data).sums if elkan else functools.partial(_lloyd_sums, data)
+    (centers, n_iter, (labels, inertia) or None).
+
+    Lloyd's iterations run chained, several per graph (8, then twice as many each graph):
+    the centers stay in the cluster from one iteration to the next, and iterations after
+    convergence do nothing. The graph reaching ``max_iter`` also labels the rows."""
+    if elkan:
+        return _elkan_lloyd(data, centers, max_iter, tol) + (None,)
+    state, steps, labelled = K.LloydState(centers), FIRST_CHAIN, None
+    while not state.done:
+        steps = min(steps, max_iter - state.n_iter)
+        node = _chain(data, state, steps, tol, max_iter)
+        last = state.n_iter + steps == max_iter
+        labelled = _labelled(data, node) if last else None
+        _session.execute(node, *(labelled or ()))
+        state, steps = node.fetch(), min(2 * steps, LONGEST_CHAIN)
+        if state.empty is not None:
+            state, labelled = _relocated(state, data, tol, max_iter), None
+    return state.centers, state.n_iter, labelled
+
+
+def _elkan_lloyd(data, centers, max_iter, tol):
+    step = _Elkan(data).sums
     for i in range(max_iter):
         sums, counts = step(centers)
         new = sums / np.where(counts > 0, counts, 1)[:, None]
@@ -194,15 +245,18 @@ class KMeans(TransformerMixin, ClusterMixin, BaseEstimator):
         rs = check_random_state(self.random_state)
         best = None
         for _ in range(n_init):
-            centers, n_iter = lloyd(data, self._initial(data, init, rs), self.max_iter, variance * self.tol,
-                                    elkan=self.algorithm == "elkan")
-            labels = row_map(K.labels_block, [data.X], shape=data.X.shape[:1], dtype=np.int32,
-                             kwargs={"C": centers}, label="KMeans.fit")
-            rows = [data.X, labels] + ([] if data.w is None else [data.w])
-            inertia = row_reduce(K.labelled_inertia, K.add_all, None, rows, dtype=object,
+            centers, n_iter, labelled = lloyd(data, self._initial(data, init, rs), self.max_iter,
+                                              variance * self.tol, elkan=self.algorithm == "elkan")
+            if labelled is None:
+                labels = row_map(K.labels_block, [data.X], shape=data.X.shape[:1], dtype=np.int32,
                                  kwargs={"C": centers}, label="KMeans.fit")
-            if n_init == 1:  # the labels come with the inertia, in the same graph
-                _session.execute(inertia, labels)
+                rows = [data.X, labels] + ([] if data.w is None else [data.w])
+                inertia = row_reduce(K.labelled_inertia, K.add_all, None, rows, dtype=object,
+                                     kwargs={"C": centers}, label="KMeans.fit")
+                if n_init == 1:  # the labels come with the inertia, in the same graph
+                    _session.execute(inertia, labels)
+            else:
+                labels, inertia = labelled
             if best is None or inertia.fetch() < best[0]:
                 best = inertia.fetch(), centers, n_iter, labels
         self.inertia_, self.cluster_centers_, self.n_iter_, self.labels_ = best
