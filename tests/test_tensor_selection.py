@@ -130,7 +130,7 @@ def test_quantile_selection_without_sorting(data, chunk):
     assert_eq(mt.median(t), np.median(data))
     tiled = LocalExecutor().tile(mt.percentile(t, [1, 50, 99]).data)
     ops = {type(n.op).__name__ for n in topo_order(tiled.flat)}
-    assert "GatherRanks" in ops and not ops & {"MergeRuns", "SortChunk"}
+    assert ops & {"GatherRanks", "GatherBracketed"} and not ops & {"MergeRuns", "SortChunk"}
 
 
 @pytest.mark.parametrize("k", [1, 5, 50, 299])
@@ -212,3 +212,34 @@ def test_brackets_that_miss_or_hold_too_much_fall_back_to_sorting(monkeypatch):
     t = mt.tensor(data, chunk_size=700)
     assert_eq(mt.median(t), np.median(data))
     assert "SortedSample" in _ops(mt.median(t))
+
+
+@pytest.mark.parametrize("data", [np.r_[RS.randn(300), [np.nan] * 7, [np.inf, -np.inf], [0.5] * 9],
+                                  RS.randint(-20, 20, 301)])
+def test_bracket_pass_counts_and_keeps_each_bracket_in_one_pass_of_blocks(monkeypatch, data):
+    from mars_on_ray.tensor import bracket_select
+
+    monkeypatch.setattr(bracket_select, "BLOCK", 7)  # blocks that do not divide the chunk
+    bounds = ((None, 0.5), (0.5, 1.5), (-1, None), (None, None), (3, 2))
+    counts, kept = bracket_select.BracketPass(bounds=bounds, cap=10**9).execute(data)
+    real = data[~np.isnan(data)] if data.dtype.kind == "f" else data
+    for (lo, hi), c, k in zip(bounds, counts, kept):
+        keep = np.ones(len(real), dtype=bool)
+        keep &= (real >= lo) if lo is not None else keep
+        keep &= (real <= hi) if hi is not None else keep
+        inside = real[keep]
+        np.testing.assert_array_equal(np.sort(k), np.sort(inside))
+        assert tuple(c) == (0 if lo is None else np.sum(real < lo), 0 if lo is None else np.sum(inside == lo),
+                            len(inside) if hi is None else np.sum(inside < hi), len(inside))
+    counts_only, dropped = bracket_select.BracketPass(bounds=bounds, cap=5).execute(data)
+    assert dropped is None
+    np.testing.assert_array_equal(counts_only, counts)  # counting goes on once kept ones pass cap
+
+
+def test_overlapping_brackets_of_neighbouring_ranks_merge_into_one_pass():
+    from mars_on_ray.tensor.bracket_select import _covers, _merged
+
+    brackets = [(1.0, 3.0), (2.0, 4.0), (None, 0.5), (0.2, 0.4), (5.0, None), (9.0, 10.0), (2.0, 4.0)]
+    merged = _merged(brackets)
+    assert merged == [(None, 0.5), (1.0, 4.0), (5.0, None)]
+    assert all(sum(_covers(m, b) for m in merged) == 1 for b in brackets)

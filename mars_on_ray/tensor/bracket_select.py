@@ -4,11 +4,12 @@ Sorting every chunk (rankselect.py) costs far more than selecting: np.sort of 5M
 0.3 s on a 2-core machine, ten chunks 3 s of CPU for three percentiles. Here each chunk only
 sends a strided sample; the pooled sample estimates where each rank lies, and a bracket of
 pivots wide enough for the sampling error (``MARGIN`` standard deviations) is set around it.
-Each chunk counts its elements below and up to the pivots (a few comparisons per element);
-a rank whose counts put it on a pivot has that value, one strictly inside its bracket is
-picked from the bracket's elements, gathered (by a mask) and sorted. When a bracket misses
-its rank or holds too many elements (an ordering that fools a strided sample), None is
-returned and the caller sorts the chunks. NaN sorts last, as in NumPy.
+In one pass over each chunk (in cache-sized blocks) the elements below each bracket are
+counted and the bracket's elements kept; only their counts go to the supervisor. A rank whose
+counts put it on a pivot has that value; one strictly inside its bracket is picked from the
+bracket's elements, gathered and sorted. When a bracket misses its rank or the brackets hold
+too many elements (an ordering that fools a strided sample), None is returned and the caller
+sorts the chunks. NaN sorts last, as in NumPy.
 """
 from __future__ import annotations
 
@@ -41,33 +42,74 @@ class StrideSample(Operand):
         return np.sort(sample), len(x), nan
 
 
-class CountPivots(Operand):
-    """Per pivot: (elements below it, elements up to it) of an unsorted chunk."""
-
-    _params = ("pivots",)
-
-    def execute(self, x):
-        x = np.ravel(x)
-        return (np.array([np.count_nonzero(x < p) for p in self.pivots], dtype=np.int64),
-                np.array([np.count_nonzero(x <= p) for p in self.pivots], dtype=np.int64))
+#: elements of a chunk compared at a time: the masks of every bracket stay in cache, the
+#: chunk is read from memory once
+BLOCK = 1 << 17
 
 
-class ExtractBetween(Operand):
-    """The non-NaN elements of an unsorted chunk strictly between each pair of bounds (None:
-    no bound on that side; infinities are elements, not bounds)."""
+class BracketPass(Operand):
+    """One pass over an unsorted chunk for closed brackets ``[lo, hi]`` (None: unbounded) of
+    non-NaN values: output 0, per bracket, (elements below lo, elements equal to lo,
+    elements of the bracket below hi, elements in the bracket); output 1, each bracket's
+    elements, or None once they pass ``cap`` in all (the caller then falls back)."""
 
-    _params = ("bounds",)
+    _params = ("bounds", "cap")
+    n_outputs = 2
 
     def execute(self, x):
         x = np.ravel(x)
-        out = []
-        for lo, hi in self.bounds:
-            keep = x == x if x.dtype.kind == "f" else np.ones(len(x), dtype=bool)
+        counts = np.zeros((len(self.bounds), 4), dtype=np.int64)
+        parts = [[] for _ in self.bounds]
+        for start in range(0, len(x), BLOCK):
+            block = x[start:start + BLOCK]
+            for j, (lo, hi) in enumerate(self.bounds):
+                part = _bracket_part(block, lo, hi, counts[j])
+                if parts is not None:
+                    parts[j].append(part)
+            if parts is not None and counts[:, 3].sum() > self.cap:
+                parts = None  # counted on, not kept
+        kept = None if parts is None else [np.concatenate(p) if p else x[:0] for p in parts]
+        return counts, kept
+
+
+def _bracket_part(block, lo, hi, counts):
+    """The block's elements in ``[lo, hi]``; adds (below lo, equal to lo, in it below hi, in
+    it) to ``counts``."""
+    keep = None
+    if lo is not None:
+        under = block < lo
+        counts[0] += np.count_nonzero(under)
+        keep = ~under  # NaN included: removed below
+    if hi is not None:
+        keep = block <= hi if keep is None else np.logical_and(keep, block <= hi, out=keep)
+    elif block.dtype.kind in "fc":
+        keep = block == block if keep is None else np.logical_and(keep, block == block, out=keep)
+    part = block if keep is None else block[keep]
+    counts[1] += 0 if lo is None else np.count_nonzero(part == lo)
+    counts[2] += len(part) if hi is None else np.count_nonzero(part < hi)
+    counts[3] += len(part)
+    return part
+
+
+class GatherBracketed(Operand):
+    """The values at ``ranks``: known pivot values, or picked from the sorted elements strictly
+    inside their bracket (``gap_of``: the bracket's index in the inputs' lists, or -1)."""
+
+    _params = ("ranks", "known", "gap_of", "bases", "bounds", "dtype")
+
+    def execute(self, *extracts):
+        out = np.asarray(self.known, dtype=self.dtype).copy()
+        for g in sorted({g for g in self.gap_of if g >= 0}):
+            lo, hi = self.bounds[g]
+            v = np.concatenate([e[g] for e in extracts])
             if lo is not None:
-                keep &= x > lo
+                v = v[v > lo]
             if hi is not None:
-                keep &= x < hi
-            out.append(x[keep])
+                v = v[v < hi]
+            mine = [i for i, gap in enumerate(self.gap_of) if gap == g]
+            at = [self.ranks[i] - self.bases[i] for i in mine]
+            v = np.partition(v.astype(self.dtype, copy=False), at)  # selection, not a sort
+            out[mine] = v[at]
         return out
 
 
@@ -88,11 +130,27 @@ def _brackets(samples, ranks, nonnan: int):
     return out
 
 
+def _merged(brackets) -> list[tuple]:
+    """The union of overlapping brackets ``(lo, hi)`` (None: unbounded), ordered by lo."""
+    out: list[tuple] = []
+    for lo, hi in sorted(set(brackets), key=lambda b: -np.inf if b[0] is None else b[0]):
+        if out and (out[-1][1] is None or lo is None or lo <= out[-1][1]):
+            last_hi = out[-1][1]
+            out[-1] = (out[-1][0], None if last_hi is None or hi is None else max(last_hi, hi))
+        else:
+            out.append((lo, hi))
+    return out
+
+
+def _covers(outer, inner) -> bool:
+    (olo, ohi), (ilo, ihi) = outer, inner
+    return (olo is None or (ilo is not None and olo <= ilo)) and \
+        (ohi is None or (ihi is not None and ihi <= ohi))
+
+
 def select_in_brackets(chunks, ranks, dtype, label):
     """A generator (``yield from``) returning the GatherRanks chunk of rankselect.py for
     ``ranks`` of the flattened ``chunks``, or None when a bracket does not hold its rank."""
-    from .rankselect import GatherRanks
-
     op = StrideSample(size=max(64, min(SAMPLE, POOLED // max(len(chunks), 1))), label=label)
     parts = [ChunkData(op, [c], (NAN,), None, (i,)) for i, c in enumerate(chunks)]
     facts = yield ValuesRequest(parts)
@@ -102,44 +160,42 @@ def select_in_brackets(chunks, ranks, dtype, label):
     inside = [r for r in ranks if r < nonnan]
     if not samples or not inside:
         return None
-    brackets = _brackets(samples, inside, nonnan)
-    pivots = sorted({p for b in brackets for p in b if p is not None})
-    counts = [ChunkData(CountPivots(pivots=tuple(pivots), label=label), [c], (NAN,), None, (i,))
-              for i, c in enumerate(chunks)]
-    values = yield ValuesRequest(counts)
-    before = dict(zip(pivots, np.sum([v[0] for v in values], axis=0)))
-    upto = dict(zip(pivots, np.sum([v[1] for v in values], axis=0)))
-    known, gap_of, bounds, bases, gap_index = [], [], [], [], {}
+    of_rank = dict(zip(inside, _brackets(samples, inside, nonnan)))
+    brackets = _merged(of_rank.values())  # neighbouring ranks' brackets overlap: one pass each
+    index = {b: next(j for j, m in enumerate(brackets) if _covers(m, b)) for b in of_rank.values()}
+    op = BracketPass(bounds=tuple(brackets), cap=MAX_GATHERED, label=label)
+    counts = [ChunkData(op, [c], (NAN,), None, (i,), 0) for i, c in enumerate(chunks)]
+    extracts = [ChunkData(op, [c], (NAN,), None, (i,), 1) for i, c in enumerate(chunks)]
+    yield counts + extracts  # one pass: each chunk read once, its bracket elements kept
+    total = np.sum((yield ValuesRequest(counts)), axis=0)  # (bracket, 4) summed over chunks
+    known, gap_of, bases = [], [], []
     for r in ranks:
         if r >= nonnan:  # past every number: NaN, sorted last
             known.append(NAN)
             gap_of.append(-1)
+            bases.append(0)
             continue
-        lo, hi = brackets[inside.index(r)]
-        low_end = 0 if lo is None else upto[lo]  # elements at or below lo
-        high_end = nonnan if hi is None else before[hi]  # elements below hi
-        if lo is not None and before[lo] <= r < upto[lo]:
+        j = index[of_rank[r]]
+        lo, hi = brackets[j]
+        below_lo, at_lo, below_hi, size = (int(v) for v in total[j])
+        upto_lo, before_hi = below_lo + at_lo, below_lo + below_hi
+        upto_hi = below_lo + size
+        if lo is not None and below_lo <= r < upto_lo:
             known.append(lo)
             gap_of.append(-1)
-        elif hi is not None and before[hi] <= r < upto[hi]:
+        elif hi is not None and before_hi <= r < upto_hi:
             known.append(hi)
             gap_of.append(-1)
-        elif low_end <= r < high_end:
-            key = (lo, hi)
-            if key not in gap_index:
-                gap_index[key] = len(bounds)
-                bounds.append((lo, hi))
-                bases.append(int(low_end))
+        elif upto_lo <= r < before_hi:
             known.append(0)
-            gap_of.append(gap_index[key])
+            gap_of.append(j)
         else:
             return None  # the sample misled this bracket
-    gathered = sum(int((nonnan if hi is None else before[hi]) - (0 if lo is None else upto[lo]))
-                   for lo, hi in gap_index)
-    if gathered > MAX_GATHERED:
+        bases.append(upto_lo)
+    if int(total[:, 3].sum()) > MAX_GATHERED:  # (then some chunk may not have kept its own)
         return None
-    extracts = [ChunkData(ExtractBetween(bounds=tuple(bounds), label=label), [c], (NAN,), None, (i,))
-                for i, c in enumerate(chunks)] if bounds else []
-    op = GatherRanks(ranks=tuple(ranks), known=np.asarray(known, dtype=dtype),
-                     gap_of=tuple(gap_of), bases=tuple(bases), dtype=np.dtype(dtype), label=label)
-    return ChunkData(op, extracts, (len(ranks),), tensor_meta(dtype, 1), (0,))
+    gather = GatherBracketed(ranks=tuple(ranks), known=np.asarray(known, dtype=dtype),
+                             gap_of=tuple(gap_of), bases=tuple(bases), bounds=tuple(brackets),
+                             dtype=np.dtype(dtype), label=label)
+    return ChunkData(gather, extracts if any(g >= 0 for g in gap_of) else [], (len(ranks),),
+                     tensor_meta(dtype, 1), (0,))
