@@ -22,6 +22,8 @@ class Operand:
     n_outputs: ClassVar[int] = 1
     #: False: never fuse this chunk with its neighbours (shuffle mappers)
     fusable: ClassVar[bool] = True
+    #: ``execute(..., donate=i)`` may write its result into input i (core/execution.py)
+    accepts_donation: ClassVar[bool] = False
 
     def __init__(self, **params: Any):
         unknown = set(params) - set(self._all_params()) - {"label"}

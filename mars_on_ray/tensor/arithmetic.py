@@ -52,11 +52,30 @@ class Elementwise(Operand):
             tileds.append(ctx[inp] if len(out.inputs) == 1 else (yield from ctx.known(inp)))
         return blockwise_tile(self, out, tileds, rechunk_tiled, self.secondary or ())
 
-    def execute(self, *inputs):
+    accepts_donation = True
+
+    def execute(self, *inputs, donate=None):
         args = list(inputs)
         for pos, value in self.consts:
             args.insert(pos, value)
-        return np.asarray(_kernel(self.func)(*args, **self.kwargs))
+        kernel = _kernel(self.func)
+        if donate is not None and _fits(kernel, args, inputs[donate], self.kwargs):
+            return kernel(*args, out=inputs[donate])
+        return np.asarray(kernel(*args, **self.kwargs))
+
+
+def _fits(kernel, args, buffer, kwargs) -> bool:
+    """Whether ufunc ``kernel(*args)`` can be written into ``buffer`` (an input the step may
+    overwrite): same shape and the dtype NumPy would give the result."""
+    if kwargs or not isinstance(kernel, np.ufunc) or kernel.nout != 1:
+        return False
+    try:
+        dtypes = kernel.resolve_dtypes(tuple(a.dtype if isinstance(a, (np.ndarray, np.generic)) else type(a)
+                                             for a in args) + (None,))
+        shape = np.broadcast_shapes(*(np.shape(a) for a in args))
+    except (TypeError, ValueError):
+        return False
+    return dtypes[-1] == buffer.dtype and shape == buffer.shape
 
 
 def _is_const(value) -> bool:
