@@ -30,6 +30,16 @@ def run_steps(spec: SubtaskSpec, input_values: Sequence[Any]) -> list[Any]:
     return [env[k] for k in spec.output_keys]
 
 
+def _references(env: dict, key: str) -> int:
+    value = env[key]
+    return sys.getrefcount(value)
+
+
+#: what ``_references`` counts for a value only ``env`` holds (measured: interpreters differ
+#: in whether a local variable holds a reference)
+_SOLE = _references({"value": object()}, "value")
+
+
 def _donatable(step, release, env, stored) -> int | None:
     """The position of an input the step may write its result into: an array this subtask
     made (not a stored input), freed after this step, owning its writeable memory and
@@ -38,12 +48,9 @@ def _donatable(step, release, env, stored) -> int | None:
     for pos, key in enumerate(step.inputs):
         if key not in release or key in stored or step.inputs.count(key) > 1:
             continue
-        value = env[key]
-        # 3 references: env's, ``value``'s and getrefcount's argument; a view holds one more
-        # (counted before reading ``flags``, which holds one too)
-        if sys.getrefcount(value) != 3:
+        if _references(env, key) != _SOLE:  # a view holds one more (as ``flags`` does)
             continue
-        flags = getattr(value, "flags", None)
+        flags = getattr(env[key], "flags", None)
         if flags is not None and flags.owndata and flags.writeable:
             return pos
     return None
