@@ -61,11 +61,13 @@ def scatter(rows, weights=None, label="moments", check_finite=False, diagonal=Fa
                               "diagonal": diagonal}, label=label)
 
 
-def checked_features(X):
-    """X as a float tensor checked like scikit-learn's ``check_array``, except finiteness for
-    lazy input: that is left to the estimator's first pass (``scatter(check_finite=True)``),
-    so a persisted X keeps its key and is not copied by a pass-through check."""
+def checked_features(estimator, X):
+    """X as a float tensor validated for fitting ``estimator`` (scikit-learn's
+    ``validate_data(reset=True)``), except finiteness for lazy input: that is left to the
+    estimator's first pass (``scatter(check_finite=True)``), so a persisted X keeps its key
+    and is not copied by a pass-through check."""
     from ..core.user import Tileable
-    from .utils.validation import check_array
+    from .utils.validation import validate_data
 
-    return check_array(X, dtype=[np.float64, np.float32], ensure_all_finite=not isinstance(X, Tileable))
+    return validate_data(estimator, X, reset=True, dtype=[np.float64, np.float32],
+                         ensure_all_finite=not isinstance(X, Tileable))

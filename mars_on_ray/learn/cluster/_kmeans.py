@@ -14,15 +14,12 @@ from ... import session as _session
 from ...tensor.core import Tensor
 from ...tensor.datasource import arange
 from .._blocks import row_map, row_reduce
-from ..utils.validation import check_array
+from ..utils.validation import check_array, validate_data
 from .. import moments
 from . import _init
 from . import _kernels as K
 
 _INITS = ("k-means||", "k-means++", "random")
-
-
-as_features = moments.checked_features
 
 
 def as_weights(sample_weight, n):
@@ -187,7 +184,7 @@ class KMeans(TransformerMixin, ClusterMixin, BaseEstimator):
 
     def fit(self, X, y=None, sample_weight=None):
         """Compute the clusters; ``labels_`` is an executed tensor, the rest NumPy values."""
-        X = as_features(X)
+        X = moments.checked_features(self, X)
         n_samples, n_features = (int(s) for s in X.shape)
         init, n_init = self._check_params(n_samples, n_features)
         data, variance = _persist(X, sample_weight)
@@ -212,11 +209,7 @@ class KMeans(TransformerMixin, ClusterMixin, BaseEstimator):
 
     def _checked(self, X):
         check_is_fitted(self)
-        X = check_array(X, dtype=[np.float64, np.float32])
-        if X.shape[1] != self.n_features_in_:
-            raise ValueError(f"X has {X.shape[1]} features, but KMeans is expecting "
-                             f"{self.n_features_in_} features as input.")
-        return X
+        return validate_data(self, X, reset=False, dtype=[np.float64, np.float32])
 
     def predict(self, X, sample_weight=None):
         """The closest cluster of each row: a lazy int32 tensor."""

@@ -11,7 +11,7 @@ from sklearn.utils import check_random_state
 from sklearn.utils.validation import check_is_fitted
 
 from .._blocks import row_map
-from ..utils.validation import check_array
+from ..utils.validation import check_array, validate_data
 from ._fitting import fit_on_draws
 
 MAX_INT = np.iinfo(np.int32).max
@@ -68,7 +68,7 @@ class _BaseBagging(BaseEstimator):
             raise NotImplementedError("oob_score is not supported for chunked data")
         n, d = (int(s) for s in X.shape)
         draws = self._draws(check_random_state(self.random_state), n, d)
-        base = self._base()
+        self.estimator_ = base = self._base()
         models = [_with_seed(clone(base), seed) for _, _, seed in draws]
         self.estimators_ = fit_on_draws(X, y, [(f, r) for f, r, _ in draws], models, fit_params)
         self.estimators_features_ = [f for f, _, _ in draws]
@@ -78,11 +78,7 @@ class _BaseBagging(BaseEstimator):
 
     def _checked(self, X):
         check_is_fitted(self)
-        X = check_array(X, dtype=None)
-        if X.shape[1] != self.n_features_in_:
-            raise ValueError(f"X has {X.shape[1]} features, but {type(self).__name__} is expecting "
-                             f"{self.n_features_in_} features as input.")
-        return X
+        return validate_data(self, X, reset=False, dtype=None)
 
 
 def _proba_block(X, *, estimators, features, n_classes):
@@ -113,7 +109,7 @@ class BaggingClassifier(ClassifierMixin, _BaseBagging):
         return self.estimator if self.estimator is not None else DecisionTreeClassifier()
 
     def fit(self, X, y, **fit_params):
-        X = check_array(X, dtype=None)
+        X = validate_data(self, X, reset=True, dtype=None)
         y = check_array(y, ensure_2d=False, dtype=None, input_name="y")
         if y.ndim != 1 or y.shape[0] != X.shape[0]:
             raise ValueError(f"Found input variables with inconsistent numbers of samples: "
@@ -146,7 +142,7 @@ class BaggingRegressor(RegressorMixin, _BaseBagging):
         return self.estimator if self.estimator is not None else DecisionTreeRegressor()
 
     def fit(self, X, y, **fit_params):
-        X = check_array(X, dtype=None)
+        X = validate_data(self, X, reset=True, dtype=None)
         y = check_array(y, ensure_2d=False, dtype=[np.float64, np.float32], input_name="y")
         if y.shape[0] != X.shape[0]:
             raise ValueError(f"Found input variables with inconsistent numbers of samples: "

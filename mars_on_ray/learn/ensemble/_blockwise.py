@@ -4,10 +4,11 @@ from __future__ import annotations
 
 import numpy as np
 from sklearn.base import BaseEstimator, ClassifierMixin, RegressorMixin
+from sklearn.utils.metaestimators import available_if
 from sklearn.utils.validation import check_is_fitted
 
 from .._blocks import row_map
-from ..utils.validation import check_array
+from ..utils.validation import check_array, validate_data
 from ._fitting import fit_per_block
 
 
@@ -33,7 +34,7 @@ def _mean_prediction(X, *, estimators):
 
 class _Blockwise(BaseEstimator):
     def _fit_blocks(self, X, y, fit_params):
-        X = check_array(X, dtype=None)
+        X = validate_data(self, X, reset=True, dtype=None)
         y = check_array(y, ensure_2d=False, dtype=None, input_name="y")
         if y.shape[0] != X.shape[0]:
             raise ValueError(f"Found input variables with inconsistent numbers of samples: "
@@ -44,7 +45,13 @@ class _Blockwise(BaseEstimator):
 
     def _checked(self, X):
         check_is_fitted(self)
-        return check_array(X, dtype=None)
+        return validate_data(self, X, reset=False, dtype=None)
+
+
+def _soft(self):
+    if self.voting == "hard":
+        raise AttributeError(f"predict_proba is not available when voting={self.voting!r}")
+    return True
 
 
 class BlockwiseVotingClassifier(ClassifierMixin, _Blockwise):
@@ -69,10 +76,9 @@ class BlockwiseVotingClassifier(ClassifierMixin, _Blockwise):
                        kwargs={"estimators": self.estimators_, "classes": self.classes_, "soft": soft},
                        label="BlockwiseVotingClassifier.predict")
 
+    @available_if(_soft)
     def predict_proba(self, X):
         """Mean probabilities across the block estimators (soft voting only): lazy."""
-        if self.voting == "hard":
-            raise AttributeError(f"predict_proba is not available when voting={self.voting!r}")
         return self._scores(X, True)
 
     def predict(self, X):

@@ -18,9 +18,8 @@ from .._blocks import row_map, row_reduce
 from .._compute import compute_now
 from .._convert import to_tensor
 from .._per_block import per_block
-from ..preprocessing._data import _feature_names
 from ..utils.multiclass import type_of_target
-from ..utils.validation import check_array, check_consistent_length
+from ..utils.validation import check_array, check_consistent_length, validate_data
 
 __all__ = ["LogisticRegression"]
 
@@ -123,8 +122,7 @@ class LogisticRegression(ClassifierMixin, BaseEstimator):
     def fit(self, X, y, sample_weight=None):
         """Minimise scikit-learn's objective by L-BFGS, one graph per evaluation."""
         C = self._inverse_strength()
-        names = _feature_names(X)
-        X = check_array(X, dtype=_FLOATS)
+        X = validate_data(self, X, reset=True, dtype=_FLOATS)
         y_t = to_tensor(y)
         check_consistent_length(X, y_t, sample_weight)
         if y_t.ndim != 1:
@@ -177,9 +175,6 @@ class LogisticRegression(ClassifierMixin, BaseEstimator):
         self.intercept_ = coef[:, d] if self.fit_intercept else np.zeros(coef.shape[0])
         self.n_iter_ = np.asarray([n_iter], dtype=np.int32)
         self.n_features_in_ = d
-        self.__dict__.pop("feature_names_in_", None)
-        if names is not None:
-            self.feature_names_in_ = names
         return self
 
     def _sk(self):
@@ -190,10 +185,7 @@ class LogisticRegression(ClassifierMixin, BaseEstimator):
 
     def _per_block(self, method, X, **kwargs):
         check_is_fitted(self)
-        X = check_array(X, dtype=_FLOATS)
-        if X.shape[1] != self.n_features_in_:
-            raise ValueError(f"X has {X.shape[1]} features, but LogisticRegression is expecting "
-                             f"{self.n_features_in_} features as input.")
+        X = validate_data(self, X, reset=False, dtype=_FLOATS)
         return per_block(self._sk(), method, X, label=f"LogisticRegression.{method}", **kwargs)
 
     def decision_function(self, X):

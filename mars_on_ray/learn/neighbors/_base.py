@@ -11,7 +11,7 @@ from sklearn.utils.validation import check_is_fitted
 
 from ...tensor.datasource import arange
 from .._blocks import row_map
-from ..utils.validation import check_array
+from ..utils.validation import validate_data
 from . import _kernels as K
 from ._pairs import pair_reduce
 
@@ -57,7 +57,7 @@ class NearestNeighbors(BaseEstimator):
         if self.algorithm not in ("auto", "brute", "ball_tree", "kd_tree"):
             raise ValueError(f"algorithm {self.algorithm!r} is not valid")
         self.effective_metric_, self.effective_metric_params_ = self._effective_metric()
-        self._fit_X = check_array(X, dtype=_FLOATS).execute()
+        self._fit_X = validate_data(self, X, reset=True, dtype=_FLOATS).execute()
         self.n_samples_fit_ = int(self._fit_X.shape[0])
         self.n_features_in_ = int(self._fit_X.shape[1])
         self._fit_method = "brute"
@@ -65,11 +65,7 @@ class NearestNeighbors(BaseEstimator):
 
     def _query(self, X):
         check_is_fitted(self, "_fit_X")
-        X = check_array(X, dtype=_FLOATS)
-        if X.shape[1] != self.n_features_in_:
-            raise ValueError(f"X has {X.shape[1]} features, but NearestNeighbors is expecting "
-                             f"{self.n_features_in_} features as input.")
-        return X
+        return validate_data(self, X, reset=False, dtype=_FLOATS)
 
     def _metric_kwargs(self):
         return {"metric": self.effective_metric_, "metric_params": self.effective_metric_params_}

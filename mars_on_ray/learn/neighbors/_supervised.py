@@ -11,7 +11,6 @@ from ...tensor.datasource import arange
 from .._blocks import row_map, row_reduce
 from .._compute import compute_now
 from .._convert import to_tensor
-from ..preprocessing._data import _feature_names
 from ..utils.multiclass import type_of_target
 from ..utils.validation import check_array, check_consistent_length
 from . import _kernels as K
@@ -145,11 +144,7 @@ class _Supervised(NearestNeighbors):
                           "shape of y to (n_samples,), for example using ravel().", DataConversionWarning)
             y = y.ravel()
         self.outputs_2d_ = y.ndim == 2
-        names = _feature_names(X)
         super().fit(X)
-        self.__dict__.pop("feature_names_in_", None)
-        if names is not None:
-            self.feature_names_in_ = names
         width = 1 if y.ndim == 1 else int(y.shape[1])
         self._targets = row_map(kernel, [y], shape=(y.shape[0], width), dtype=np.float64, kwargs=kwargs,
                                 label=f"{type(self).__name__}.fit").execute()

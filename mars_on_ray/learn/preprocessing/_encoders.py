@@ -19,7 +19,7 @@ from .._blocks import row_map, row_reduce
 from .._compute import as_lazy, compute_now
 from .._convert import is_lazy, to_tensor
 from .._per_block import Est
-from ..utils.validation import check_array
+from ..utils.validation import check_array, check_feature_names
 
 __all__ = ["OneHotEncoder", "OrdinalEncoder"]
 
@@ -96,6 +96,7 @@ class _Encoder(TransformerMixin, BaseEstimator):
             np.column_stack(padded).astype(rows[0].dtype)
         sk.fit(sample)
         for name in ("categories_", "drop_idx_", "n_features_in_", "feature_names_in_"):
+            self.__dict__.pop(name, None)
             if hasattr(sk, name):
                 setattr(self, name, getattr(sk, name))
         self._sk = sk
@@ -105,6 +106,8 @@ class _Encoder(TransformerMixin, BaseEstimator):
         check_is_fitted(self)
         rows, layout = _split(X)
         n_in = len(layout.names) if layout.names is not None else int(rows[0].shape[1])
+        if method == "transform":
+            check_feature_names(self, X)
         if method == "transform" and n_in != self.n_features_in_:
             raise ValueError(f"X has {n_in} features, but {type(self).__name__} is expecting "
                              f"{self.n_features_in_} features as input.")

@@ -17,8 +17,8 @@ from ...tensor.selection import _quantile
 from .._blocks import row_map, row_reduce
 from .._compute import compute_now
 from .._per_block import per_block
-from ..utils.validation import check_array
-from ._data import _FLOATS, _feature_names, _identity, fit_transform_along
+from ..utils.validation import check_array, validate_data
+from ._data import _FLOATS, _identity, check_inverse_input, fit_transform_along
 
 __all__ = ["StandardScaler", "scale", "MaxAbsScaler", "maxabs_scale", "RobustScaler", "robust_scale",
            "Binarizer", "binarize"]
@@ -38,18 +38,7 @@ class _Fitted(OneToOneFeatureMixin, TransformerMixin, BaseEstimator):
     _attrs: tuple = ()
 
     def _validate(self, X, reset):
-        t = check_array(X, dtype=_FLOATS, ensure_all_finite="allow-nan", estimator=self)
-        if reset:
-            self.n_features_in_ = int(t.shape[1])
-            names = _feature_names(X)
-            if names is not None:
-                self.feature_names_in_ = names
-            else:
-                self.__dict__.pop("feature_names_in_", None)
-        elif t.shape[1] != self.n_features_in_:
-            raise ValueError(f"X has {t.shape[1]} features, but {type(self).__name__} is expecting "
-                             f"{self.n_features_in_} features as input.")
-        return t
+        return validate_data(self, X, reset=reset, dtype=_FLOATS, ensure_all_finite="allow-nan")
 
     def _publish(self, sk):
         sk.n_features_in_ = self.n_features_in_
@@ -59,7 +48,7 @@ class _Fitted(OneToOneFeatureMixin, TransformerMixin, BaseEstimator):
 
     def _apply(self, method, X):
         check_is_fitted(self)
-        t = self._validate(X, reset=False)
+        t = self._validate(X, reset=False) if method == "transform" else check_inverse_input(self, X)
         return per_block(self._sk, method, t, rest_shape=t.shape[1:], dtype=t.dtype,
                          label=f"{type(self).__name__}.{method}")
 
@@ -277,20 +266,13 @@ class Binarizer(OneToOneFeatureMixin, TransformerMixin, BaseEstimator):
 
     def fit(self, X, y=None):
         """Validate X (nothing is learned)."""
-        t = check_array(X)
-        self.n_features_in_ = int(t.shape[1])
-        names = _feature_names(X)
-        if names is not None:
-            self.feature_names_in_ = names
+        validate_data(self, X, reset=True)
         return self
 
     def transform(self, X, copy=None):
         """Lazy binarized X."""
         check_is_fitted(self)
-        t = check_array(X)
-        if t.shape[1] != self.n_features_in_:
-            raise ValueError(f"X has {t.shape[1]} features, but Binarizer is expecting "
-                             f"{self.n_features_in_} features as input.")
+        t = validate_data(self, X, reset=False)
         return binarize(t, threshold=self.threshold)
 
 

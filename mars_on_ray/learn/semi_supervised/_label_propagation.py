@@ -16,7 +16,7 @@ from ...tensor.datasource import tensor
 from .._blocks import row_map, row_reduce
 from ..neighbors import NearestNeighbors
 from ..neighbors._pairs import pair_reduce
-from ..utils.validation import check_array
+from ..utils.validation import validate_data
 from . import _kernels as K
 
 _FLOATS = [np.float64, np.float32]
@@ -50,7 +50,7 @@ class LabelPropagation(ClassifierMixin, BaseEstimator):
             raise ValueError(f"kernel should be 'rbf' or 'knn', got {self.kernel!r}")
         if not isinstance(self.max_iter, numbers.Integral) or self.max_iter < 1:
             raise ValueError(f"max_iter should be an integer >= 1, got {self.max_iter!r}")
-        X = check_array(X, dtype=_FLOATS)
+        X = validate_data(self, X, reset=True, dtype=_FLOATS)
         y = np.asarray(y.fetch() if hasattr(y, "fetch") else y)
         if y.ndim != 1 or len(y) != X.shape[0]:
             raise ValueError("Found input variables with inconsistent numbers of samples: "
@@ -94,10 +94,7 @@ class LabelPropagation(ClassifierMixin, BaseEstimator):
     def predict_proba(self, X):
         """Class probabilities of new rows from the fitted label distributions: lazy."""
         check_is_fitted(self)
-        X = check_array(X, dtype=_FLOATS)
-        if X.shape[1] != self.n_features_in_:
-            raise ValueError(f"X has {X.shape[1]} features, but LabelPropagation is expecting "
-                             f"{self.n_features_in_} features as input.")
+        X = validate_data(self, X, reset=False, dtype=_FLOATS)
         c = len(self.classes_)
         if self.kernel == "rbf":
             raw = pair_reduce(K.rbf_times, K.add_all, X, [self.X_, self.label_distributions_], shape_tail=(c,),

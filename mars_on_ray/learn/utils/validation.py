@@ -12,6 +12,7 @@ import math
 import warnings
 
 import numpy as np
+import pandas as pd
 from sklearn.exceptions import DataConversionWarning
 from sklearn.utils import validation as _skv
 
@@ -22,7 +23,7 @@ from ...tensor.rechunk import rechunk_tiled
 from .._convert import is_lazy, to_tensor
 
 __all__ = ["assert_all_finite", "check_array", "check_X_y", "check_consistent_length",
-           "column_or_1d", "check_is_fitted", "num_samples"]
+           "column_or_1d", "check_is_fitted", "num_samples", "validate_data"]
 
 check_is_fitted = _skv.check_is_fitted  # works on attributes only: scikit-learn's is exact
 
@@ -221,3 +222,26 @@ def check_X_y(X, y, accept_sparse=False, *, accept_large_sparse=True, dtype="num
             y = y.astype(np.float64)
     check_consistent_length(X, y)
     return X, y
+
+
+def _names_of(X):
+    """What scikit-learn reads feature names from: a pandas frame (a mars frame's columns on
+    an empty one), else an object without names."""
+    if is_lazy(X) and isinstance(getattr(X, "columns", None), pd.Index):
+        return pd.DataFrame(columns=X.columns)
+    return X if isinstance(X, pd.DataFrame) else None
+
+
+def check_feature_names(estimator, X):
+    """scikit-learn's warning / ValueError when X's feature names differ from fit's."""
+    _skv._check_feature_names(estimator, _names_of(X), reset=False)
+
+
+def validate_data(estimator, X, *, reset: bool, **check_params) -> Tensor:
+    """``X`` checked as scikit-learn's ``validate_data`` does, as a lazy tensor:
+    ``feature_names_in_`` / ``n_features_in_`` set (``reset``, in fit) or compared with fit's
+    (scikit-learn's warnings and ValueErrors, at build time), then ``check_array``."""
+    _skv._check_feature_names(estimator, _names_of(X), reset=reset)
+    t = check_array(X, estimator=estimator, **check_params)
+    _skv._check_n_features(estimator, t, reset=reset)
+    return t
