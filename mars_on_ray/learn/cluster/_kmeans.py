@@ -6,7 +6,7 @@ import numbers
 from dataclasses import dataclass
 
 import numpy as np
-from sklearn.base import BaseEstimator, ClusterMixin, TransformerMixin
+from sklearn.base import BaseEstimator, ClassNamePrefixFeaturesOutMixin, ClusterMixin, TransformerMixin
 from sklearn.utils import check_random_state
 from sklearn.utils.validation import check_is_fitted
 
@@ -121,7 +121,7 @@ def lloyd(data: _Data, centers: np.ndarray, max_iter: int, tol: float, elkan: bo
     return centers, i + 1
 
 
-class KMeans(TransformerMixin, ClusterMixin, BaseEstimator):
+class KMeans(ClassNamePrefixFeaturesOutMixin, TransformerMixin, ClusterMixin, BaseEstimator):
     """K-means clustering over chunked data (scikit-learn's API).
 
     ``init``: ``'k-means||'`` (default, as Mars), ``'k-means++'``, ``'random'`` or an array of
@@ -144,6 +144,11 @@ class KMeans(TransformerMixin, ClusterMixin, BaseEstimator):
         self.algorithm = algorithm
         self.oversampling_factor = oversampling_factor
         self.init_iter = init_iter
+
+    @property
+    def _n_features_out(self):
+        """Output feature names are ``kmeans<i>``, one per cluster."""
+        return self.cluster_centers_.shape[0]
 
     def _check_params(self, n_samples, n_features):
         k = self.n_clusters

@@ -5,7 +5,7 @@ import numbers
 
 import numpy as np
 from sklearn import decomposition as skd
-from sklearn.base import BaseEstimator, TransformerMixin
+from sklearn.base import BaseEstimator, ClassNamePrefixFeaturesOutMixin, TransformerMixin
 from sklearn.utils import check_random_state
 from sklearn.utils.extmath import fast_logdet
 from sklearn.utils.validation import check_is_fitted
@@ -37,8 +37,13 @@ def _unproject(x, *, components, scale, mean):
     return (x * scale if scale is not None else x) @ components + mean
 
 
-class _Projection(TransformerMixin, BaseEstimator):
+class _Projection(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator):
     """transform / inverse_transform shared by PCA and TruncatedSVD."""
+
+    @property
+    def _n_features_out(self):
+        """Output feature names are ``<class name lowered><i>``, one per component."""
+        return self.components_.shape[0]
 
     def _scale(self):
         return None
