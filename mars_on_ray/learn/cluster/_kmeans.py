@@ -6,8 +6,10 @@ import numbers
 from dataclasses import dataclass
 
 import numpy as np
+from sklearn import cluster as _skc
 from sklearn.base import BaseEstimator, ClassNamePrefixFeaturesOutMixin, ClusterMixin, TransformerMixin
 from sklearn.utils import check_random_state
+from sklearn.utils._param_validation import Interval, StrOptions
 from sklearn.utils.validation import check_is_fitted
 
 from ... import session as _session
@@ -43,7 +45,7 @@ def _persist(X, sample_weight) -> tuple[_Data, float]:
     returns the data and the mean column variance."""
     n = int(X.shape[0])
     w = None if sample_weight is None else as_weights(sample_weight, n)
-    scatter = moments.scatter([X], label="KMeans.fit", check_finite=True, diagonal=True)
+    scatter = moments.scatter([X], label="KMeans.fit", check_finite="KMeans", diagonal=True)
     _session.execute(*([X, scatter] if w is None else [X, w, scatter]))
     _, _, S = scatter.fetch()
     data = _Data(X, w, None if w is None else np.asarray(w.fetch()), n, arange(n))
@@ -130,6 +132,13 @@ class KMeans(ClassNamePrefixFeaturesOutMixin, TransformerMixin, ClusterMixin, Ba
     decide; the result is Lloyd's.
     """
 
+    _parameter_constraints = {
+        **_skc.KMeans._parameter_constraints,
+        "init": [StrOptions(set(_INITS)), "array-like"],
+        "oversampling_factor": [Interval(numbers.Real, 0, None, closed="neither")],
+        "init_iter": [Interval(numbers.Integral, 1, None, closed="left")],
+    }
+
     def __init__(self, n_clusters=8, *, init="k-means||", n_init="auto", max_iter=300, tol=1e-4,
                  verbose=0, random_state=None, copy_x=True, algorithm="lloyd",
                  oversampling_factor=2, init_iter=5):
@@ -189,6 +198,7 @@ class KMeans(ClassNamePrefixFeaturesOutMixin, TransformerMixin, ClusterMixin, Ba
 
     def fit(self, X, y=None, sample_weight=None):
         """Compute the clusters; ``labels_`` is an executed tensor, the rest NumPy values."""
+        self._validate_params()
         X = moments.checked_features(self, X)
         n_samples, n_features = (int(s) for s in X.shape)
         init, n_init = self._check_params(n_samples, n_features)

@@ -7,6 +7,7 @@ import numpy as np
 from sklearn import decomposition as skd
 from sklearn.base import BaseEstimator, ClassNamePrefixFeaturesOutMixin, TransformerMixin
 from sklearn.utils import check_random_state
+from sklearn.utils._param_validation import StrOptions
 from sklearn.utils.extmath import fast_logdet
 from sklearn.utils.validation import check_is_fitted
 
@@ -76,6 +77,8 @@ class PCA(_Projection):
     (scikit-learn's choice: covariance_eigh for tall data, randomized for few components).
     """
 
+    _parameter_constraints = {**skd.PCA._parameter_constraints, "svd_solver": [StrOptions(set(_SOLVERS))]}
+
     def __init__(self, n_components=None, *, copy=True, whiten=False, svd_solver="auto", tol=0.0,
                  iterated_power="auto", n_oversamples=10, power_iteration_normalizer="auto",
                  random_state=None):
@@ -121,6 +124,7 @@ class PCA(_Projection):
 
     def fit(self, X, y=None):
         """Fit the components: one pass for the means and scatter, then the chosen solver."""
+        self._validate_params()
         X = moments.checked_features(self, X)
         n, d = (int(s) for s in X.shape)
         k = self._n_components(n, d)
@@ -128,7 +132,7 @@ class PCA(_Projection):
         if solver == "randomized" and not isinstance(k, numbers.Integral):
             raise ValueError("n_components must be an int with svd_solver='randomized'")
         X.execute()  # read again by the solver's graphs
-        total, mean, scatter = moments.scatter([X], label="PCA.fit", check_finite=True).fetch()
+        total, mean, scatter = moments.scatter([X], label="PCA.fit", check_finite="PCA").fetch()
         if solver == "covariance_eigh":
             S, Vt = eigh_svd(scatter)
         elif solver == "randomized":
@@ -192,6 +196,8 @@ class TruncatedSVD(_Projection):
     """Truncated SVD (no centering) of chunked data; ``algorithm='randomized'`` (one graph per
     power iteration) or ``'arpack'`` (computed exactly by TSQR)."""
 
+    _parameter_constraints = skd.TruncatedSVD._parameter_constraints
+
     def __init__(self, n_components=2, *, algorithm="randomized", n_iter=5, n_oversamples=10,
                  power_iteration_normalizer="auto", random_state=None, tol=0.0):
         self.n_components = n_components
@@ -206,6 +212,7 @@ class TruncatedSVD(_Projection):
         return 0.0
 
     def fit(self, X, y=None):
+        self._validate_params()
         X = moments.checked_features(self, X)
         n, d = (int(s) for s in X.shape)
         k = self.n_components
@@ -216,7 +223,7 @@ class TruncatedSVD(_Projection):
         if (self.algorithm == "arpack" and k >= d) or k > d:
             raise ValueError(f"n_components({k}) must be <= n_features({d}).")
         X.execute()
-        total, mean, scatter = moments.scatter([X], label="TruncatedSVD.fit", check_finite=True).fetch()
+        total, mean, scatter = moments.scatter([X], label="TruncatedSVD.fit", check_finite="TruncatedSVD").fetch()
         zero = np.zeros(d, dtype=X.dtype)
         if self.algorithm == "arpack":
             S, Vt = tsqr_svd(X, zero)

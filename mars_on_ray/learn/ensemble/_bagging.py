@@ -5,13 +5,14 @@ from __future__ import annotations
 import numbers
 
 import numpy as np
+from sklearn import ensemble as _ske
 from sklearn.base import BaseEstimator, ClassifierMixin, RegressorMixin, clone
 from sklearn.tree import DecisionTreeClassifier, DecisionTreeRegressor
 from sklearn.utils import check_random_state
 from sklearn.utils.validation import check_is_fitted
 
 from .._blocks import row_map
-from ..utils.validation import check_array, validate_data
+from ..utils.validation import check_array, check_consistent_length, validate_data, with_known_rows
 from ._fitting import fit_on_draws
 
 MAX_INT = np.iinfo(np.int32).max
@@ -78,7 +79,7 @@ class _BaseBagging(BaseEstimator):
 
     def _checked(self, X):
         check_is_fitted(self)
-        return validate_data(self, X, reset=False, dtype=None)
+        return validate_data(self, X, reset=False, dtype=None, ensure_all_finite=False)
 
 
 def _proba_block(X, *, estimators, features, n_classes):
@@ -105,15 +106,18 @@ class BaggingClassifier(ClassifierMixin, _BaseBagging):
     """A bagging classifier over chunked data (scikit-learn's API): each estimator is fitted
     in its own task on rows drawn from all chunks; ``predict_proba`` averages them."""
 
+    _parameter_constraints = _ske.BaggingClassifier._parameter_constraints
+
     def _base(self):
         return self.estimator if self.estimator is not None else DecisionTreeClassifier()
 
     def fit(self, X, y, **fit_params):
-        X = validate_data(self, X, reset=True, dtype=None)
+        self._validate_params()
+        X = with_known_rows(validate_data(self, X, reset=True, dtype=None, ensure_all_finite=False))
         y = check_array(y, ensure_2d=False, dtype=None, input_name="y")
-        if y.ndim != 1 or y.shape[0] != X.shape[0]:
-            raise ValueError(f"Found input variables with inconsistent numbers of samples: "
-                             f"[{X.shape[0]}, {y.shape[0]}]")
+        check_consistent_length(X, y)
+        if y.ndim != 1:
+            raise ValueError(f"y should be a 1d array, got an array of shape {y.shape} instead.")
         values = np.asarray(y.fetch())
         self.classes_, encoded = np.unique(values, return_inverse=True)
         self.n_classes_ = len(self.classes_)
@@ -138,15 +142,16 @@ class BaggingRegressor(RegressorMixin, _BaseBagging):
     """A bagging regressor over chunked data (scikit-learn's API): predictions are the mean of
     the estimators' predictions."""
 
+    _parameter_constraints = _ske.BaggingRegressor._parameter_constraints
+
     def _base(self):
         return self.estimator if self.estimator is not None else DecisionTreeRegressor()
 
     def fit(self, X, y, **fit_params):
-        X = validate_data(self, X, reset=True, dtype=None)
+        self._validate_params()
+        X = with_known_rows(validate_data(self, X, reset=True, dtype=None, ensure_all_finite=False))
         y = check_array(y, ensure_2d=False, dtype=[np.float64, np.float32], input_name="y")
-        if y.shape[0] != X.shape[0]:
-            raise ValueError(f"Found input variables with inconsistent numbers of samples: "
-                             f"[{X.shape[0]}, {y.shape[0]}]")
+        check_consistent_length(X, y)
         return self._fit(X, y, fit_params)
 
     def predict(self, X):

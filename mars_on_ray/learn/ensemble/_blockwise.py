@@ -4,11 +4,12 @@ from __future__ import annotations
 
 import numpy as np
 from sklearn.base import BaseEstimator, ClassifierMixin, RegressorMixin
+from sklearn.utils._param_validation import HasMethods, StrOptions
 from sklearn.utils.metaestimators import available_if
 from sklearn.utils.validation import check_is_fitted
 
 from .._blocks import row_map
-from ..utils.validation import check_array, validate_data
+from ..utils.validation import check_array, check_consistent_length, validate_data
 from ._fitting import fit_per_block
 
 
@@ -34,18 +35,16 @@ def _mean_prediction(X, *, estimators):
 
 class _Blockwise(BaseEstimator):
     def _fit_blocks(self, X, y, fit_params):
-        X = validate_data(self, X, reset=True, dtype=None)
+        X = validate_data(self, X, reset=True, dtype=None, ensure_all_finite=False)
         y = check_array(y, ensure_2d=False, dtype=None, input_name="y")
-        if y.shape[0] != X.shape[0]:
-            raise ValueError(f"Found input variables with inconsistent numbers of samples: "
-                             f"[{X.shape[0]}, {y.shape[0]}]")
+        check_consistent_length(X, y)
         self.estimators_ = fit_per_block(X, y, self.estimator, fit_params)
         self.n_features_in_ = int(X.shape[1])
         return X, y
 
     def _checked(self, X):
         check_is_fitted(self)
-        return validate_data(self, X, reset=False, dtype=None)
+        return validate_data(self, X, reset=False, dtype=None, ensure_all_finite=False)
 
 
 def _soft(self):
@@ -58,12 +57,16 @@ class BlockwiseVotingClassifier(ClassifierMixin, _Blockwise):
     """Fit ``estimator`` on every row block; ``voting='hard'`` takes the most common
     prediction (the smallest class on ties), ``'soft'`` the largest mean probability."""
 
+    _parameter_constraints = {"estimator": [HasMethods(["fit", "predict"])], "voting": [StrOptions({"hard", "soft"})],
+                              "classes": ["array-like", None]}
+
     def __init__(self, estimator, voting="hard", classes=None):
         self.estimator = estimator
         self.voting = voting
         self.classes = classes
 
     def fit(self, X, y, **fit_params):
+        self._validate_params()
         if self.voting not in ("hard", "soft"):
             raise ValueError(f"Voting must be 'soft' or 'hard'; got (voting={self.voting!r})")
         X, y = self._fit_blocks(X, y, fit_params)
@@ -90,10 +93,13 @@ class BlockwiseVotingClassifier(ClassifierMixin, _Blockwise):
 class BlockwiseVotingRegressor(RegressorMixin, _Blockwise):
     """Fit ``estimator`` on every row block; predictions are the mean across the blocks."""
 
+    _parameter_constraints = {"estimator": [HasMethods(["fit", "predict"])]}
+
     def __init__(self, estimator):
         self.estimator = estimator
 
     def fit(self, X, y, **fit_params):
+        self._validate_params()
         self._fit_blocks(X, y, fit_params)
         return self
 

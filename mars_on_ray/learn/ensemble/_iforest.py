@@ -10,11 +10,12 @@ import numpy as np
 from sklearn.base import BaseEstimator, OutlierMixin
 from sklearn.ensemble import IsolationForest as _SKForest
 from sklearn.utils import check_random_state
+from sklearn.utils._param_validation import Interval
 from sklearn.utils.validation import check_is_fitted
 
 from ...tensor.selection import percentile
 from .._blocks import row_map
-from ..utils.validation import validate_data
+from ..utils.validation import validate_data, with_known_rows
 from ._fitting import fit_on_draws
 
 MAX_INT = np.iinfo(np.int32).max
@@ -36,6 +37,9 @@ def _predict_block(X, *, forests, weights, offset):
 class IsolationForest(OutlierMixin, BaseEstimator):
     """Isolation forest over chunked data (scikit-learn's API). ``n_groups`` (default: up to 8)
     says how many tasks fit the trees."""
+
+    _parameter_constraints = {**_SKForest._parameter_constraints,
+                              "n_groups": [None, Interval(numbers.Integral, 1, None, closed="left")]}
 
     def __init__(self, *, n_estimators=100, max_samples="auto", contamination="auto", max_features=1.0,
                  bootstrap=False, n_jobs=None, random_state=None, verbose=0, warm_start=False, n_groups=None):
@@ -65,6 +69,7 @@ class IsolationForest(OutlierMixin, BaseEstimator):
         raise ValueError(f"max_samples must be in (0, 1], got {m!r}")
 
     def fit(self, X, y=None, sample_weight=None):
+        self._validate_params()
         if sample_weight is not None:
             raise NotImplementedError("IsolationForest: sample_weight is not supported for chunked data")
         c = self.contamination
@@ -72,7 +77,7 @@ class IsolationForest(OutlierMixin, BaseEstimator):
             raise ValueError(f"contamination must be 'auto' or a float in (0, 0.5], got {c!r}")
         if not isinstance(self.n_estimators, numbers.Integral) or self.n_estimators < 1:
             raise ValueError(f"n_estimators must be an integer >= 1, got {self.n_estimators!r}")
-        X = validate_data(self, X, reset=True, dtype=[np.float64, np.float32])
+        X = with_known_rows(validate_data(self, X, reset=True, dtype=np.float32, ensure_all_finite=False))
         n, d = (int(s) for s in X.shape)
         self.max_samples_ = m = self._max_samples(n)
         rs = check_random_state(self.random_state)
@@ -99,7 +104,7 @@ class IsolationForest(OutlierMixin, BaseEstimator):
         return self
 
     def _run(self, kernel, X, dtype, **extra):
-        return self._map(kernel, validate_data(self, X, reset=False, dtype=[np.float64, np.float32]), dtype,
+        return self._map(kernel, validate_data(self, X, reset=False, dtype=np.float32, ensure_all_finite=False), dtype,
                          **extra)
 
     def _map(self, kernel, X, dtype, **extra):

@@ -4,12 +4,13 @@ from __future__ import annotations
 import numpy as np
 import scipy.linalg
 import scipy.optimize
+from sklearn import linear_model as sklm
 from sklearn.base import BaseEstimator, RegressorMixin
 from sklearn.utils.validation import check_is_fitted
 
 from .. import moments
 from .._blocks import row_map
-from ..utils.validation import check_array, validate_data
+from ..utils.validation import check_array, check_consistent_length, check_sample_weight, validate_data
 
 _FLOATS = [np.float64, np.float32]
 
@@ -26,6 +27,8 @@ class LinearRegression(RegressorMixin, BaseEstimator):
     ``n_features x n_features`` values ever meet in one place.
     """
 
+    _parameter_constraints = sklm.LinearRegression._parameter_constraints
+
     def __init__(self, *, fit_intercept=True, copy_X=True, tol=1e-6, n_jobs=None, positive=False):
         self.fit_intercept = fit_intercept
         self.copy_X = copy_X
@@ -35,6 +38,7 @@ class LinearRegression(RegressorMixin, BaseEstimator):
 
     def fit(self, X, y, sample_weight=None):
         """Least-squares coefficients from one pass over [X, y]."""
+        self._validate_params()
         d, y, mean, Sxx, Sxy = normal_equations(self, X, y, sample_weight, "LinearRegression.fit")
         if self.positive:
             coef = nonnegative_solution(Sxx, Sxy, 0.0)
@@ -75,11 +79,8 @@ def normal_equations(est, X, y, sample_weight, label):
     y = check_array(y, ensure_2d=False, dtype=_FLOATS, input_name="y")
     if y.ndim not in (1, 2):
         raise ValueError(f"y should be a 1d or 2d array, got shape {y.shape}")
-    if X.shape[0] != y.shape[0]:
-        raise ValueError("Found input variables with inconsistent numbers of samples: "
-                         f"[{X.shape[0]}, {y.shape[0]}]")
-    w = None if sample_weight is None else check_array(sample_weight, ensure_2d=False, dtype=_FLOATS,
-                                                       input_name="sample_weight")
+    check_consistent_length(X, y)
+    w = check_sample_weight(sample_weight, X, dtype=_FLOATS)
     d = int(X.shape[1])
     total, mean, S = moments.scatter([X, y], w, label=label).fetch()
     if not fit_intercept:  # uncentered second moments: add back the mean's part

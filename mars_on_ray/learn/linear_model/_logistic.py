@@ -19,7 +19,7 @@ from .._compute import compute_now
 from .._convert import to_tensor
 from .._per_block import per_block
 from ..utils.multiclass import type_of_target
-from ..utils.validation import check_array, check_consistent_length, validate_data
+from ..utils.validation import check_consistent_length, check_sample_weight, validate_data
 
 __all__ = ["LogisticRegression"]
 
@@ -67,6 +67,8 @@ def _sum(parts):
 class LogisticRegression(ClassifierMixin, BaseEstimator):
     """L2-regularised (or unpenalised, ``C=np.inf``) logistic regression with the 'lbfgs'
     solver, as scikit-learn's: binomial for two classes, multinomial for more."""
+
+    _parameter_constraints = sklm.LogisticRegression._parameter_constraints
 
     def __init__(self, penalty="deprecated", *, C=1.0, l1_ratio=0.0, dual=False, tol=1e-4, fit_intercept=True,
                  intercept_scaling=1, class_weight=None, random_state=None, solver="lbfgs", max_iter=100,
@@ -124,7 +126,8 @@ class LogisticRegression(ClassifierMixin, BaseEstimator):
         C = self._inverse_strength()
         X = validate_data(self, X, reset=True, dtype=_FLOATS)
         y_t = to_tensor(y)
-        check_consistent_length(X, y_t, sample_weight)
+        check_consistent_length(X, y_t)
+        sample_weight = check_sample_weight(sample_weight, X, dtype=_FLOATS)
         if y_t.ndim != 1:
             raise ValueError(f"y should be a 1d array, got an array of shape {y_t.shape} instead.")
         kind = type_of_target(y, input_name="y")
@@ -141,8 +144,7 @@ class LogisticRegression(ClassifierMixin, BaseEstimator):
         X = X.execute()  # read once; every evaluation then starts from the stored blocks
         codes = row_map(_codes, [y_t], shape=y_t.shape, dtype=np.float64, kwargs={"classes": classes},
                         label="LogisticRegression.fit").execute()
-        weights = [] if sample_weight is None else [
-            check_array(sample_weight, ensure_2d=False, dtype=_FLOATS, input_name="sample_weight").execute()]
+        weights = [] if sample_weight is None else [sample_weight.execute()]
         class_weight = self._class_weights(classes, codes)
         K, d, fi = len(classes), int(X.shape[1]), int(self.fit_intercept)
         w0 = np.zeros(d + fi) if K == 2 else np.zeros((K, d + fi), order="F").ravel(order="F")

@@ -20,6 +20,8 @@ class Ridge(RegressorMixin, BaseEstimator):
     name is accepted and the regularised normal equations are solved directly (``positive``:
     a non-negative least-squares solve)."""
 
+    _parameter_constraints = sklm.Ridge._parameter_constraints
+
     def __init__(self, alpha=1.0, *, fit_intercept=True, copy_X=True, max_iter=None, tol=1e-4, solver="auto",
                  positive=False, random_state=None):
         self.alpha = alpha
@@ -42,6 +44,7 @@ class Ridge(RegressorMixin, BaseEstimator):
 
     def fit(self, X, y, sample_weight=None):
         """Coefficients from one pass over [X, y] and a small solve."""
+        self._validate_params()
         d, y, mean, Sxx, Sxy = normal_equations(self, X, y, sample_weight, "Ridge.fit")
         self._check_params(d, y.ndim, Sxy.shape[1])
         alpha = np.broadcast_to(np.asarray(self.alpha, dtype=np.float64).reshape(-1), (Sxy.shape[1],))

@@ -5,6 +5,7 @@ from __future__ import annotations
 import numbers
 
 import numpy as np
+from sklearn import neighbors as _skn
 from sklearn.base import BaseEstimator
 from sklearn.metrics.pairwise import PAIRWISE_DISTANCE_FUNCTIONS
 from sklearn.utils.validation import check_is_fitted
@@ -25,6 +26,8 @@ class NearestNeighbors(BaseEstimator):
     are lazy tensors: ``kneighbors`` gives (n_queries, k) distances and int indices,
     ``radius_neighbors`` object tensors of per-row arrays, as scikit-learn.
     """
+
+    _parameter_constraints = _skn.NearestNeighbors._parameter_constraints
 
     def __init__(self, *, n_neighbors=5, radius=1.0, algorithm="auto", leaf_size=30,
                  metric="minkowski", p=2, metric_params=None, n_jobs=None):
@@ -54,6 +57,7 @@ class NearestNeighbors(BaseEstimator):
 
     def fit(self, X, y=None):
         """Remember (and execute once) the fitted rows."""
+        self._validate_params()
         if self.algorithm not in ("auto", "brute", "ball_tree", "kd_tree"):
             raise ValueError(f"algorithm {self.algorithm!r} is not valid")
         self.effective_metric_, self.effective_metric_params_ = self._effective_metric()

@@ -4,6 +4,7 @@ and the vote / average runs per query block with scikit-learn's formulas."""
 from __future__ import annotations
 
 import numpy as np
+from sklearn import neighbors as _skn
 from sklearn.base import ClassifierMixin, RegressorMixin
 from sklearn.utils.validation import check_is_fitted
 
@@ -192,8 +193,11 @@ class KNeighborsClassifier(ClassifierMixin, _Supervised):
     """k-nearest-neighbour vote, as scikit-learn's ``KNeighborsClassifier`` (brute force by
     chunk pairs; ``weights`` 'uniform', 'distance' or a callable)."""
 
+    _parameter_constraints = _skn.KNeighborsClassifier._parameter_constraints
+
     def fit(self, X, y):
         """Remember the rows and the classes of their labels."""
+        self._validate_params()
         kind = type_of_target(y, input_name="y")
         kind = str(compute_now(kind)) if not isinstance(kind, str) else kind
         if kind not in ("binary", "multiclass", "multiclass-multioutput", "multilabel-indicator"):
@@ -246,8 +250,11 @@ class KNeighborsRegressor(RegressorMixin, _Supervised):
     """Mean (or distance-weighted mean) target of the k nearest neighbours, as scikit-learn's
     ``KNeighborsRegressor``."""
 
+    _parameter_constraints = _skn.KNeighborsRegressor._parameter_constraints
+
     def fit(self, X, y):
         """Remember the rows and their targets."""
+        self._validate_params()
         y = check_array(y, ensure_2d=False, dtype=[np.float64, np.float32], input_name="y")
         return self._fit_targets(X, y, _as_targets)
 

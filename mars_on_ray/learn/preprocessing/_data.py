@@ -57,6 +57,8 @@ def check_inverse_input(est, X):
 class MinMaxScaler(OneToOneFeatureMixin, TransformerMixin, BaseEstimator):
     """Scale each feature to ``feature_range``, as scikit-learn's ``MinMaxScaler``."""
 
+    _parameter_constraints = skp.MinMaxScaler._parameter_constraints
+
     def __init__(self, feature_range=(0, 1), *, copy=True, clip=False):
         self.feature_range = feature_range
         self.copy = copy
@@ -73,6 +75,7 @@ class MinMaxScaler(OneToOneFeatureMixin, TransformerMixin, BaseEstimator):
 
     def partial_fit(self, X, y=None):
         """Update the per-feature minimum and maximum with the rows of ``X``."""
+        self._validate_params()
         sk = getattr(self, "_fitted", None)
         t = validate_data(self, X, reset=sk is None, dtype=_FLOATS, ensure_all_finite="allow-nan")
         self._sk().fit(np.zeros((1, t.shape[1]), t.dtype))  # scikit-learn's parameter checks, now

@@ -82,6 +82,7 @@ class _Encoder(TransformerMixin, BaseEstimator):
 
     def fit(self, X, y=None):
         """Find each column's categories (its sorted distinct values, unless given)."""
+        self._validate_params()
         sk = self._sk_class(**self._sk_params())
         rows, layout = _split(X)
         n = rows[0].shape[0]
@@ -137,6 +138,8 @@ class OneHotEncoder(_Encoder):
     """One indicator column per category, as scikit-learn's ``OneHotEncoder``; dense output
     only (``sparse_output=False`` is the default here; True raises NotImplementedError)."""
 
+    _parameter_constraints = skp.OneHotEncoder._parameter_constraints
+
     _sk_class = skp.OneHotEncoder
 
     def __init__(self, *, categories="auto", drop=None, sparse_output=False, dtype=np.float64,
@@ -159,6 +162,8 @@ class OneHotEncoder(_Encoder):
 
 class OrdinalEncoder(_Encoder):
     """Each category as an integer code (in a float column), as scikit-learn's ``OrdinalEncoder``."""
+
+    _parameter_constraints = skp.OrdinalEncoder._parameter_constraints
 
     _sk_class = skp.OrdinalEncoder
 

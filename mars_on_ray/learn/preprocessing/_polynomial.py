@@ -16,6 +16,8 @@ __all__ = ["PolynomialFeatures"]
 class PolynomialFeatures(TransformerMixin, BaseEstimator):
     """Polynomial and interaction features, as scikit-learn's ``PolynomialFeatures`` (dense)."""
 
+    _parameter_constraints = skp.PolynomialFeatures._parameter_constraints
+
     def __init__(self, degree=2, *, interaction_only=False, include_bias=True, order="C"):
         self.degree = degree
         self.interaction_only = interaction_only
@@ -24,6 +26,7 @@ class PolynomialFeatures(TransformerMixin, BaseEstimator):
 
     def fit(self, X, y=None):
         """Compute the output powers from the number of features."""
+        self._validate_params()
         t = validate_data(self, X, reset=True)
         sk = skp.PolynomialFeatures(**self.get_params()).fit(np.zeros((1, t.shape[1]), t.dtype))
         self.n_features_in_, self.n_output_features_ = sk.n_features_in_, sk.n_output_features_

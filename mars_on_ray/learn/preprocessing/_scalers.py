@@ -17,7 +17,7 @@ from ...tensor.selection import _quantile
 from .._blocks import row_map, row_reduce
 from .._compute import compute_now
 from .._per_block import per_block
-from ..utils.validation import check_array, validate_data
+from ..utils.validation import check_array, check_sample_weight, validate_data
 from ._data import _FLOATS, _identity, check_inverse_input, fit_transform_along
 
 __all__ = ["StandardScaler", "scale", "MaxAbsScaler", "maxabs_scale", "RobustScaler", "robust_scale",
@@ -95,6 +95,8 @@ class StandardScaler(_Fitted):
     """Remove the mean and scale to unit variance, as scikit-learn's ``StandardScaler``
     (NaNs ignored in fit and kept in transform; ``sample_weight`` in fit)."""
 
+    _parameter_constraints = skp.StandardScaler._parameter_constraints
+
     def __init__(self, *, copy=True, with_mean=True, with_std=True):
         self.copy = copy
         self.with_mean = with_mean
@@ -110,10 +112,10 @@ class StandardScaler(_Fitted):
 
     def partial_fit(self, X, y=None, sample_weight=None):
         """Update the mean and variance with the rows of X (one pass over them)."""
+        self._validate_params()
         first = not hasattr(self, "n_samples_seen_")
         t = self._validate(X, reset=first)
-        weights = [] if sample_weight is None else [
-            check_array(sample_weight, ensure_2d=False, dtype=_FLOATS, input_name="sample_weight")]
+        weights = [] if sample_weight is None else [check_sample_weight(sample_weight, t, dtype=_FLOATS)]
         neither = not self.with_mean and not self.with_std  # scikit-learn then counts rows, unweighted
         count, mean, m2 = compute_now(row_reduce(_moments, _merge_moments, _identity,
                                                  [t] if neither else [t, *weights], dtype=object,
@@ -163,6 +165,8 @@ def _merge_max_abs(parts):
 class MaxAbsScaler(_Fitted):
     """Scale each feature by its maximum absolute value, as scikit-learn's ``MaxAbsScaler``."""
 
+    _parameter_constraints = skp.MaxAbsScaler._parameter_constraints
+
     def __init__(self, *, copy=True, clip=False):
         self.copy = copy
         self.clip = clip
@@ -171,12 +175,14 @@ class MaxAbsScaler(_Fitted):
 
     def fit(self, X, y=None):
         """Compute the maximum absolute value of each feature."""
+        self._validate_params()
         for name in ("n_samples_seen_", "max_abs_", "scale_"):
             self.__dict__.pop(name, None)
         return self.partial_fit(X, y)
 
     def partial_fit(self, X, y=None):
         """Update the maxima with the rows of X."""
+        self._validate_params()
         first = not hasattr(self, "n_samples_seen_")
         t = self._validate(X, reset=first)
         sk = skp.MaxAbsScaler(copy=True, clip=self.clip)
@@ -205,6 +211,8 @@ class RobustScaler(_Fitted):
     """Center by the median and scale by a quantile range, as scikit-learn's ``RobustScaler``
     (exact quantiles of each column's non-NaN values, by the tensor's selection)."""
 
+    _parameter_constraints = skp.RobustScaler._parameter_constraints
+
     def __init__(self, *, with_centering=True, with_scaling=True, quantile_range=(25.0, 75.0), copy=True,
                  unit_variance=False):
         self.with_centering = with_centering
@@ -217,6 +225,7 @@ class RobustScaler(_Fitted):
 
     def fit(self, X, y=None):
         """Compute each feature's median and quantile range."""
+        self._validate_params()
         t = self._validate(X, reset=True)
         q_min, q_max = self.quantile_range
         if not 0 <= q_min <= q_max <= 100:
@@ -260,12 +269,15 @@ def _binarize_block(block, threshold):
 class Binarizer(OneToOneFeatureMixin, TransformerMixin, BaseEstimator):
     """Values above ``threshold`` to 1, the others to 0, as scikit-learn's ``Binarizer``."""
 
+    _parameter_constraints = skp.Binarizer._parameter_constraints
+
     def __init__(self, *, threshold=0.0, copy=True):
         self.threshold = threshold
         self.copy = copy
 
     def fit(self, X, y=None):
         """Validate X (nothing is learned)."""
+        self._validate_params()
         validate_data(self, X, reset=True)
         return self
 

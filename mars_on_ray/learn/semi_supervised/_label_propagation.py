@@ -6,8 +6,10 @@ import numbers
 import warnings
 
 import numpy as np
+from sklearn import semi_supervised as _sks
 from sklearn.base import BaseEstimator, ClassifierMixin
 from sklearn.exceptions import ConvergenceWarning
+from sklearn.utils._param_validation import StrOptions
 from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_is_fitted
 
@@ -16,7 +18,7 @@ from ...tensor.datasource import tensor
 from .._blocks import row_map, row_reduce
 from ..neighbors import NearestNeighbors
 from ..neighbors._pairs import pair_reduce
-from ..utils.validation import validate_data
+from ..utils.validation import check_consistent_length, validate_data, with_known_rows
 from . import _kernels as K
 
 _FLOATS = [np.float64, np.float32]
@@ -28,6 +30,9 @@ class LabelPropagation(ClassifierMixin, BaseEstimator):
     ``kernel='rbf'`` multiplies by the affinity matrix block pair by block pair, never holding
     it; ``kernel='knn'`` finds each row's neighbours once, then sums their label rows.
     """
+
+    _parameter_constraints = {**_sks.LabelPropagation._parameter_constraints,
+                              "kernel": [StrOptions({"knn", "rbf"})]}
 
     def __init__(self, kernel="rbf", *, gamma=20, n_neighbors=7, max_iter=1000, tol=1e-3, n_jobs=None):
         self.kernel = kernel
@@ -46,15 +51,16 @@ class LabelPropagation(ClassifierMixin, BaseEstimator):
                        label="LabelPropagation.fit")
 
     def fit(self, X, y):
+        self._validate_params()
         if self.kernel not in ("rbf", "knn"):
             raise ValueError(f"kernel should be 'rbf' or 'knn', got {self.kernel!r}")
         if not isinstance(self.max_iter, numbers.Integral) or self.max_iter < 1:
             raise ValueError(f"max_iter should be an integer >= 1, got {self.max_iter!r}")
-        X = validate_data(self, X, reset=True, dtype=_FLOATS)
+        X = with_known_rows(validate_data(self, X, reset=True, dtype=_FLOATS))
         y = np.asarray(y.fetch() if hasattr(y, "fetch") else y)
-        if y.ndim != 1 or len(y) != X.shape[0]:
-            raise ValueError("Found input variables with inconsistent numbers of samples: "
-                             f"[{X.shape[0]}, {len(y)}]")
+        check_consistent_length(X, y)
+        if y.ndim != 1:
+            raise ValueError(f"y should be a 1d array, got an array of shape {y.shape} instead.")
         check_classification_targets(y)
         self.X_ = X.execute()
         if self.kernel == "knn":

@@ -1,0 +1,129 @@
+"""Bad input to the learn estimators raises scikit-learn's exception types and messages:
+invalid parameters, wrong number of features, NaN, y / sample_weight of the wrong length."""
+from __future__ import annotations
+
+import warnings
+
+import numpy as np
+import pytest
+from sklearn.base import clone
+from sklearn.utils._param_validation import InvalidParameterError
+
+import mars_on_ray.tensor as mt
+from mars_on_ray.learn import cluster, decomposition, ensemble, linear_model as lm, semi_supervised
+from mars_on_ray.learn import preprocessing as lp
+from learn_support import local_session  # noqa: F401
+from test_learn_estimator_protocol import CASES, IDS, METHODS, X, YC, YLP, YR, _data
+
+WITH_SK = [c for c in CASES if c[1] is not None]
+NUMERIC = [c for c in CASES if not isinstance(c[2], str)]
+# estimators whose scikit-learn counterpart takes NaN (trees) or ignores it (scalers)
+ACCEPT_NAN = ("BaggingClassifier", "BaggingRegressor", "IsolationForest", "StandardScaler", "MinMaxScaler",
+              "MaxAbsScaler", "RobustScaler", "BlockwiseVotingClassifier", "BlockwiseVotingRegressor")
+XNAN = X.copy()
+XNAN[7, 2] = np.nan
+
+
+def _error(fit):
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            fit()
+    except Exception as exc:  # noqa: BLE001 - the exception itself is what is compared
+        return exc
+    return None
+
+
+def _fit(est, Xk, y):
+    return est.fit(Xk) if y is None else est.fit(Xk, y)
+
+
+@pytest.mark.parametrize("ours, sk, y", WITH_SK, ids=[type(c[0]).__name__ for c in WITH_SK])
+def test_invalid_parameters_raise_sklearns_invalid_parameter_error_at_fit(local_session, ours, sk, y):
+    Xn, yn = _data(y, "numpy")
+    Xt = _data(y, "tensor")[0] if not isinstance(y, str) else Xn
+    checked = 0
+    for name in sk._parameter_constraints:
+        if name not in ours.get_params():
+            continue
+        for bad in ("bogus", -3, 2.5):
+            want = _error(lambda: _fit(clone(sk).set_params(**{name: bad}), Xn, yn))
+            if not isinstance(want, InvalidParameterError):
+                continue
+            got = _error(lambda: _fit(clone(ours).set_params(**{name: bad}), Xt, yn))
+            assert isinstance(got, InvalidParameterError), (name, bad, got)
+            if ours._parameter_constraints[name] is sk._parameter_constraints[name]:  # else: our options too
+                assert str(got) == str(want)
+            checked += 1
+    assert checked
+
+
+@pytest.mark.parametrize("ours, sk, y", NUMERIC, ids=[type(c[0]).__name__ for c in NUMERIC])
+@pytest.mark.parametrize("kind", ["numpy", "tensor"])
+def test_wrong_n_features_raises_sklearns_value_error_at_build_time(local_session, ours, sk, y, kind):
+    est = _fit(clone(ours), *_data(y, "numpy"))
+    narrow = X[:, :3] if kind == "numpy" else mt.tensor(X[:, :3], chunk_size=7)
+    for method in [m for m in METHODS if hasattr(est, m)]:
+        if type(ours).__name__ == "ParallelPostFit":  # scikit-learn's own estimator raises it
+            continue
+        with pytest.raises(ValueError, match=f"X has 3 features, but {type(ours).__name__} is expecting 4 "
+                                             "features as input"):
+            getattr(est, method)(narrow)
+
+
+@pytest.mark.parametrize("ours, sk, y", NUMERIC, ids=[type(c[0]).__name__ for c in NUMERIC])
+def test_nan_in_x_raises_sklearns_value_error(local_session, ours, sk, y):
+    name = type(ours).__name__
+    fitted = _fit(clone(ours), *_data(y, "numpy"))
+    method = next(m for m in METHODS if hasattr(fitted, m))
+    if name in ACCEPT_NAN:
+        if sk is not None:
+            assert _error(lambda: _fit(clone(sk), XNAN, y)) is None
+        assert _error(lambda: _fit(clone(ours), XNAN, y)) is None
+        return
+    want = _error(lambda: _fit(clone(sk), XNAN, y)) if sk is not None else None
+    got = _error(lambda: _fit(clone(ours), XNAN, y))
+    assert isinstance(got, ValueError) and str(got).startswith("Input X contains NaN.")
+    if want is not None:
+        assert str(got) == str(want)
+    with pytest.raises(ValueError, match="Input X contains NaN"):  # lazy input: when its blocks run
+        out = getattr(fitted, method)(mt.tensor(XNAN, chunk_size=9))
+        (out[0] if isinstance(out, tuple) else out).fetch()
+
+
+def test_y_and_sample_weight_of_wrong_length_raise_sklearns_messages_at_build_time(local_session):
+    t = mt.tensor(X, chunk_size=(10, 3))
+    short = "Found input variables with inconsistent numbers of samples: [53, 50]"
+    for est, y in [(lm.LinearRegression(), YR), (lm.Ridge(), YR), (lm.LogisticRegression(), YC),
+                   (semi_supervised.LabelPropagation(), YLP), (ensemble.BaggingRegressor(), YR),
+                   (ensemble.BlockwiseVotingRegressor(lm.Ridge()), YR)]:
+        with pytest.raises(ValueError, match=short.replace("[", r"\[").replace("]", r"\]")):
+            est.fit(t, mt.tensor(y[:50], chunk_size=7))
+    for est, y in [(lm.LinearRegression(), YR), (lm.Ridge(), YR), (lm.LogisticRegression(), YC),
+                   (cluster.KMeans(3), None), (lp.StandardScaler(), None)]:
+        with pytest.raises(ValueError, match=r"sample_weight.shape == \(50,\), expected \(53,\)!"):
+            est.fit(t, y, sample_weight=np.ones(50)) if y is not None else est.fit(t, sample_weight=np.ones(50))
+
+
+def test_n_clusters_more_than_samples_also_for_rows_of_unknown_number(local_session):
+    t = mt.tensor(X, chunk_size=(10, 3))
+    with pytest.raises(ValueError, match="n_samples=53 should be >= n_clusters=60."):
+        cluster.KMeans(60).fit(t[t[:, 0] > -100])
+    with pytest.raises(ValueError, match="n_samples=5 should be >= n_clusters=8."):
+        cluster.KMeans(8).fit(mt.tensor(X[:5], chunk_size=2))
+
+
+def test_fit_on_rows_of_unknown_number_matches_the_known_rows(local_session):
+    keep = X[:, 0] > -0.5
+    t, mask = mt.tensor(X, chunk_size=(10, 3)), mt.tensor(keep, chunk_size=10)
+    for est, y in [(lm.LinearRegression(), YR), (lm.Ridge(), YR), (semi_supervised.LabelPropagation(), YLP),
+                   (decomposition.PCA(2), None), (cluster.KMeans(2, init=X[:2], n_init=1), None)]:
+        ours = clone(est).fit(t[mask]) if y is None else clone(est).fit(t[mask], mt.tensor(y, chunk_size=10)[mask])
+        ref = clone(est).fit(X[keep]) if y is None else clone(est).fit(X[keep], y[keep])
+        method = "predict" if hasattr(ref, "predict") else "transform"
+        np.testing.assert_allclose(getattr(ours, method)(X).fetch(), getattr(ref, method)(X).fetch(), atol=1e-10)
+
+
+def test_array_of_three_dimensions_raises_sklearns_message():
+    with pytest.raises(ValueError, match=r"Found array with dim 3, while dim <= 2 is required by KMeans\."):
+        cluster.KMeans(2).fit(mt.tensor(np.zeros((4, 2, 2))))
