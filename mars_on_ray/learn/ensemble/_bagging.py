@@ -94,6 +94,11 @@ def _proba_block(X, *, estimators, features, n_classes):
     return proba / len(estimators)
 
 
+def _log_block(P):
+    with np.errstate(divide="ignore"):  # a class no estimator gives: -inf, as scikit-learn's
+        return np.log(P)
+
+
 def _classes_block(P, *, classes):
     return classes[P.argmax(1)]
 
@@ -132,7 +137,13 @@ class BaggingClassifier(ClassifierMixin, _BaseBagging):
                        kwargs={"estimators": self.estimators_, "features": self.estimators_features_,
                                "n_classes": self.n_classes_}, label="BaggingClassifier.predict_proba")
 
+    def predict_log_proba(self, X):
+        """Log of the mean class probabilities of each row: a lazy tensor."""
+        P = self.predict_proba(X)
+        return row_map(_log_block, [P], shape=P.shape, dtype=P.dtype, label="BaggingClassifier.predict_log_proba")
+
     def predict(self, X):
+        """The class of largest mean probability of each row: a lazy tensor."""
         P = self.predict_proba(X)
         return row_map(_classes_block, [P], shape=P.shape[:1], dtype=self.classes_.dtype,
                        kwargs={"classes": self.classes_}, label="BaggingClassifier.predict")

@@ -10,6 +10,7 @@ from scipy import optimize
 from sklearn import linear_model as sklm
 from sklearn._loss.loss import HalfBinomialLoss, HalfMultinomialLoss
 from sklearn.base import BaseEstimator, ClassifierMixin
+from sklearn.linear_model._base import SparseCoefMixin
 from sklearn.linear_model._linear_loss import LinearModelLoss
 from sklearn.utils.optimize import _check_optimize_result
 from sklearn.utils.validation import check_is_fitted
@@ -64,7 +65,7 @@ def _sum(parts):
     return sum(parts)
 
 
-class LogisticRegression(ClassifierMixin, BaseEstimator):
+class LogisticRegression(SparseCoefMixin, ClassifierMixin, BaseEstimator):
     """L2-regularised (or unpenalised, ``C=np.inf``) logistic regression with the 'lbfgs'
     solver, as scikit-learn's: binomial for two classes, multinomial for more."""
 

@@ -5,11 +5,13 @@ from __future__ import annotations
 import numbers
 
 import numpy as np
+from scipy.sparse import csr_array
 from sklearn import neighbors as _skn
 from sklearn.base import BaseEstimator
 from sklearn.metrics.pairwise import PAIRWISE_DISTANCE_FUNCTIONS
 from sklearn.utils.validation import check_is_fitted
 
+from ... import session as _session
 from ...tensor.datasource import arange
 from .._blocks import row_map
 from ..utils.validation import validate_data
@@ -17,6 +19,25 @@ from . import _kernels as K
 from ._pairs import pair_reduce
 
 _FLOATS = [np.float64, np.float32]
+
+
+def _graph_mode(mode):
+    if mode not in ("connectivity", "distance"):
+        raise ValueError(f'Unsupported mode, must be one of "connectivity", or "distance" but got "{mode}" instead')
+
+
+def _now(*lazy):
+    """The values of lazy results computed together (one graph)."""
+    _session.execute(*lazy)
+    return [t.fetch() for t in lazy]
+
+
+def _sparse(matrix):
+    try:  # scikit-learn's choice between SciPy's sparse arrays and matrices
+        from sklearn.utils import _align_api_if_sparse
+    except ImportError:  # pragma: no cover - older scikit-learn
+        return matrix
+    return _align_api_if_sparse(matrix)
 
 
 class NearestNeighbors(BaseEstimator):
@@ -124,3 +145,34 @@ class NearestNeighbors(BaseEstimator):
         dist = row_map(K.pick_column, [both], shape=(n,), dtype=object, kwargs={"column": 0, "sort": sort_results},
                        label="NearestNeighbors.radius_neighbors")
         return dist, ind
+
+    def kneighbors_graph(self, X=None, n_neighbors=None, mode="connectivity"):
+        """The k-neighbours graph as scikit-learn's: a SciPy CSR matrix (n_queries x
+        n_samples_fit, ``n_neighbors`` entries a row), computed now from ``kneighbors``."""
+        check_is_fitted(self, "_fit_X")
+        _graph_mode(mode)
+        k = self.n_neighbors if n_neighbors is None else n_neighbors
+        if mode == "connectivity":
+            (ind,) = _now(self.kneighbors(X, k, return_distance=False))
+            data = np.ones(ind.size)
+        else:
+            data, ind = _now(*self.kneighbors(X, k))
+        indptr = np.arange(0, ind.size + 1, k)
+        return _sparse(csr_array((np.ravel(data), ind.ravel(), indptr), shape=(len(ind), self.n_samples_fit_)))
+
+    def radius_neighbors_graph(self, X=None, radius=None, mode="connectivity", sort_results=False):
+        """The radius-neighbours graph as scikit-learn's: a SciPy CSR matrix (n_queries x
+        n_samples_fit), computed now from ``radius_neighbors``."""
+        check_is_fitted(self, "_fit_X")
+        _graph_mode(mode)
+        if mode == "connectivity":
+            (ind,) = _now(self.radius_neighbors(X, radius, return_distance=False))
+            data = None
+        else:
+            dist, ind = _now(*self.radius_neighbors(X, radius, sort_results=sort_results))
+            data = np.concatenate(list(dist))
+        counts = np.array([len(a) for a in ind])
+        columns = np.concatenate(list(ind))
+        data = np.ones(len(columns)) if data is None else data
+        indptr = np.concatenate((np.zeros(1, dtype=int), np.cumsum(counts)))
+        return _sparse(csr_array((data, columns, indptr), shape=(len(ind), self.n_samples_fit_)))
