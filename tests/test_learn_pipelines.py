@@ -161,3 +161,16 @@ def test_pca_truncated_svd_kmeans_feature_names_out_as_sklearns(local_session):
     for ours, ref in [(ld.PCA(2), skd.PCA(2)), (ld.TruncatedSVD(2, random_state=0), skd.TruncatedSVD(2)),
                       (lc.KMeans(2, n_init=1, random_state=0), skc.KMeans(2, n_init=1))]:
         assert list(ours.fit(DF).get_feature_names_out()) == list(ref.fit(DF).get_feature_names_out())
+
+
+@pytest.mark.parametrize("kind", ["numpy", "tensor"])
+def test_sklearn_grid_search_over_our_pipeline_matches_sklearn(local_session, kind):
+    Xk, yk = _data(kind)
+    grid = {"pca__n_components": [2, 3], "logisticregression__C": [0.1, 1.0]}
+    ours = skms.GridSearchCV(make_pipeline(lp.StandardScaler(), ld.PCA(), lm.LogisticRegression()), grid, cv=3)
+    ref = skms.GridSearchCV(make_pipeline(skp.StandardScaler(), skd.PCA(), sklm.LogisticRegression()), grid, cv=3)
+    ours.fit(Xk, yk)
+    ref.fit(X, Y)
+    assert ours.best_params_ == ref.best_params_
+    np.testing.assert_allclose(ours.cv_results_["mean_test_score"], ref.cv_results_["mean_test_score"])
+    np.testing.assert_array_equal(_v(ours.predict(Xk)), ref.predict(X))
