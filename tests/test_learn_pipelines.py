@@ -174,3 +174,19 @@ def test_sklearn_grid_search_over_our_pipeline_matches_sklearn(local_session, ki
     assert ours.best_params_ == ref.best_params_
     np.testing.assert_allclose(ours.cv_results_["mean_test_score"], ref.cv_results_["mean_test_score"])
     np.testing.assert_array_equal(_v(ours.predict(Xk)), ref.predict(X))
+
+
+def test_set_output_pandas_raises_not_implemented_instead_of_a_pandas_error(local_session):
+    import sklearn
+
+    for est in (lp.StandardScaler(), lp.MinMaxScaler(), lp.OneHotEncoder(), lp.PolynomialFeatures(), ld.PCA(2),
+                lc.KMeans(2)):
+        assert est.set_output(transform="default") is est
+        with pytest.raises(NotImplementedError, match="set_output"):
+            est.set_output(transform="pandas")
+    with pytest.raises(NotImplementedError, match="StandardScaler.set_output"):
+        make_pipeline(lp.StandardScaler(), lm.LogisticRegression()).set_output(transform="pandas")
+    with sklearn.config_context(transform_output="pandas"):  # the global option: lazy tensors still
+        out = lp.StandardScaler().fit(DF).transform(DF)
+    assert isinstance(out, mt.Tensor)
+    np.testing.assert_allclose(out.fetch(), skp.StandardScaler().fit_transform(X))

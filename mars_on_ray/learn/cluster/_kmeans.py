@@ -16,6 +16,7 @@ from ... import session as _session
 from ...tensor.core import Tensor
 from ...tensor.datasource import arange
 from .._blocks import row_map, row_reduce
+from .._output import LazyOutputMixin
 from ..utils.validation import check_array, validate_data
 from .. import moments
 from . import _init
@@ -123,7 +124,7 @@ def lloyd(data: _Data, centers: np.ndarray, max_iter: int, tol: float, elkan: bo
     return centers, i + 1
 
 
-class KMeans(ClassNamePrefixFeaturesOutMixin, TransformerMixin, ClusterMixin, BaseEstimator):
+class KMeans(ClassNamePrefixFeaturesOutMixin, LazyOutputMixin, TransformerMixin, ClusterMixin, BaseEstimator):
     """K-means clustering over chunked data (scikit-learn's API).
 
     ``init``: ``'k-means||'`` (default, as Mars), ``'k-means++'``, ``'random'`` or an array of

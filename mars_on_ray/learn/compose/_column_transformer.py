@@ -11,6 +11,7 @@ from sklearn.utils import validation as _skv
 
 from ... import tensor as mt
 from .._convert import is_lazy, to_tensor
+from .._output import LazyOutputMixin
 from ..utils.validation import _names_of, validate_data
 
 __all__ = ["ColumnTransformer", "make_column_transformer"]
@@ -20,7 +21,7 @@ def _lazy_frame(X) -> bool:
     return is_lazy(X) and getattr(X, "ndim", 0) == 2 and hasattr(X, "columns")
 
 
-class _Passthrough(OneToOneFeatureMixin, TransformerMixin, BaseEstimator):
+class _Passthrough(OneToOneFeatureMixin, LazyOutputMixin, TransformerMixin, BaseEstimator):
     """'passthrough' for a mars frame's columns: their values as a lazy tensor."""
 
     def fit(self, X, y=None):

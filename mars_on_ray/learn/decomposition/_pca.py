@@ -15,6 +15,7 @@ from ... import tensor as mt
 from .. import moments
 from .._blocks import row_map
 from .._compute import compute_now
+from .._output import LazyOutputMixin
 from ..utils.validation import check_array, validate_data
 from ._svd import eigh_svd, flip_by_rows, randomized_svd, tsqr_svd
 
@@ -38,7 +39,7 @@ def _unproject(x, *, components, scale, mean):
     return (x * scale if scale is not None else x) @ components + mean
 
 
-class _Projection(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator):
+class _Projection(ClassNamePrefixFeaturesOutMixin, LazyOutputMixin, TransformerMixin, BaseEstimator):
     """transform / inverse_transform shared by PCA and TruncatedSVD."""
 
     @property

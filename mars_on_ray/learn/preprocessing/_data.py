@@ -14,6 +14,7 @@ from sklearn.base import BaseEstimator, OneToOneFeatureMixin, TransformerMixin
 
 from .._blocks import row_map, row_reduce
 from .._compute import compute_now
+from .._output import LazyOutputMixin
 from .._per_block import per_block
 from ..utils.validation import check_array, validate_data
 
@@ -54,7 +55,7 @@ def check_inverse_input(est, X):
     return t
 
 
-class MinMaxScaler(OneToOneFeatureMixin, TransformerMixin, BaseEstimator):
+class MinMaxScaler(OneToOneFeatureMixin, LazyOutputMixin, TransformerMixin, BaseEstimator):
     """Scale each feature to ``feature_range``, as scikit-learn's ``MinMaxScaler``."""
 
     _parameter_constraints = skp.MinMaxScaler._parameter_constraints

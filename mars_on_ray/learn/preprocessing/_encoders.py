@@ -18,6 +18,7 @@ from sklearn.utils.validation import check_is_fitted
 from .._blocks import row_map, row_reduce
 from .._compute import as_lazy, compute_now
 from .._convert import is_lazy, to_tensor
+from .._output import LazyOutputMixin
 from .._per_block import Est
 from ..utils.validation import check_array, check_feature_names
 
@@ -71,7 +72,7 @@ def _encode(*blocks, layout, est, method):
     return getattr(est.obj, method)(layout.frame(blocks))
 
 
-class _Encoder(TransformerMixin, BaseEstimator):
+class _Encoder(LazyOutputMixin, TransformerMixin, BaseEstimator):
     _sk_class = None
 
     def _sk_params(self):

@@ -7,13 +7,14 @@ from sklearn import preprocessing as skp
 from sklearn.base import BaseEstimator, TransformerMixin
 from sklearn.utils.validation import check_is_fitted
 
+from .._output import LazyOutputMixin
 from .._per_block import per_block
 from ..utils.validation import validate_data
 
 __all__ = ["PolynomialFeatures"]
 
 
-class PolynomialFeatures(TransformerMixin, BaseEstimator):
+class PolynomialFeatures(LazyOutputMixin, TransformerMixin, BaseEstimator):
     """Polynomial and interaction features, as scikit-learn's ``PolynomialFeatures`` (dense)."""
 
     _parameter_constraints = skp.PolynomialFeatures._parameter_constraints

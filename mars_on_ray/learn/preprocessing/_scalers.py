@@ -16,6 +16,7 @@ from ... import tensor as mt
 from ...tensor.selection import _quantile
 from .._blocks import row_map, row_reduce
 from .._compute import compute_now
+from .._output import LazyOutputMixin
 from .._per_block import per_block
 from ..utils.validation import check_array, check_sample_weight, validate_data
 from ._data import _FLOATS, _identity, check_inverse_input, fit_transform_along
@@ -32,7 +33,7 @@ def _handle_zeros(scale, constant=None):
     return scale
 
 
-class _Fitted(OneToOneFeatureMixin, TransformerMixin, BaseEstimator):
+class _Fitted(OneToOneFeatureMixin, LazyOutputMixin, TransformerMixin, BaseEstimator):
     """Shared by the scalers: ``_sk`` (scikit-learn's fitted object) applied per row block."""
 
     _attrs: tuple = ()
@@ -266,7 +267,7 @@ def _binarize_block(block, threshold):
     return skp.binarize(block, threshold=threshold)
 
 
-class Binarizer(OneToOneFeatureMixin, TransformerMixin, BaseEstimator):
+class Binarizer(OneToOneFeatureMixin, LazyOutputMixin, TransformerMixin, BaseEstimator):
     """Values above ``threshold`` to 1, the others to 0, as scikit-learn's ``Binarizer``."""
 
     _parameter_constraints = skp.Binarizer._parameter_constraints
