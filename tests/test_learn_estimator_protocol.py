@@ -67,8 +67,7 @@ CASES = [
 IDS = [type(c[0]).__name__ for c in CASES]
 # our extra parameters (Mars' options), on top of scikit-learn's
 EXTRA_PARAMS = {"KMeans": {"oversampling_factor", "init_iter"}, "IsolationForest": {"n_groups"}}
-# fitted attributes scikit-learn does not have (KNeighborsRegressor: shared with the classifier)
-EXTRA_ATTRS = {"KNeighborsRegressor": {"outputs_2d_"}}
+EXTRA_ATTRS = {}  # fitted attributes scikit-learn does not have
 METHODS = ("predict", "transform", "kneighbors", "predict_proba", "decision_function", "score_samples")
 
 

@@ -190,3 +190,23 @@ def test_set_output_pandas_raises_not_implemented_instead_of_a_pandas_error(loca
         out = lp.StandardScaler().fit(DF).transform(DF)
     assert isinstance(out, mt.Tensor)
     np.testing.assert_allclose(out.fetch(), skp.StandardScaler().fit_transform(X))
+
+
+@pytest.mark.parametrize("scoring", ["roc_auc", "average_precision"])
+def test_cross_validate_ranking_scorers_match_sklearn(local_session, scoring):
+    Xk, yk = _data("tensor")
+    for ours, ref in [(lm.LogisticRegression(), sklm.LogisticRegression()),  # decision_function
+                      (make_pipeline(lp.StandardScaler(), lc.KMeans(2, n_init=1, random_state=0)), None)]:
+        if ref is None:  # no decision_function nor predict_proba: scikit-learn's error kind
+            with pytest.raises(AttributeError):
+                cross_validate(ours, Xk, yk, cv=KFold(3), scoring=scoring, error_score="raise")
+            continue
+        got = cross_validate(ours, Xk, yk, cv=KFold(3), scoring=scoring)["test_score"]
+        want = skms.cross_validate(ref, X, Y, cv=skms.KFold(3), scoring=scoring)["test_score"]
+        np.testing.assert_allclose(got, want, rtol=1e-6)
+    from mars_on_ray.learn.neighbors import KNeighborsClassifier
+    from sklearn.neighbors import KNeighborsClassifier as SKKNN
+
+    got = cross_validate(KNeighborsClassifier(7), Xk, yk, cv=KFold(3), scoring=scoring)["test_score"]  # predict_proba
+    want = skms.cross_validate(SKKNN(7), X, Y, cv=skms.KFold(3), scoring=scoring)["test_score"]
+    np.testing.assert_allclose(got, want)

@@ -144,7 +144,7 @@ class _Supervised(NearestNeighbors):
             warnings.warn("A column-vector y was passed when a 1d array was expected. Please change the "
                           "shape of y to (n_samples,), for example using ravel().", DataConversionWarning)
             y = y.ravel()
-        self.outputs_2d_ = y.ndim == 2
+        self._outputs_2d = y.ndim == 2
         super().fit(X)
         width = 1 if y.ndim == 1 else int(y.shape[1])
         self._targets = row_map(kernel, [y], shape=(y.shape[0], width), dtype=np.float64, kwargs=kwargs,
@@ -207,7 +207,8 @@ class KNeighborsClassifier(ClassifierMixin, _Supervised):
         classes = compute_now(row_reduce(_distinct_columns, _union_columns, _identity, [t], dtype=object,
                                          label="KNeighborsClassifier.classes"))
         self._fit_targets(X, y, _codes, {"classes": classes})
-        self.classes_ = classes if self.outputs_2d_ else classes[0]
+        self.classes_ = classes if self._outputs_2d else classes[0]
+        self.outputs_2d_ = self._outputs_2d  # scikit-learn's classifier has it, its regressor not
         self._classes = classes
         return self
 
@@ -218,7 +219,7 @@ class KNeighborsClassifier(ClassifierMixin, _Supervised):
         proba = row_map(_proba, [both], shape=(both.shape[0], sum(sizes)), dtype=np.float64,
                         kwargs={"k": self.n_neighbors, "n_classes": sizes, "weights": self.weights},
                         label="KNeighborsClassifier.predict_proba")
-        if not self.outputs_2d_:
+        if not self._outputs_2d:
             return proba
         starts = np.cumsum([0] + sizes)
         return [row_map(_split_proba, [proba], shape=(proba.shape[0], int(b - a)), dtype=np.float64,
@@ -229,10 +230,10 @@ class KNeighborsClassifier(ClassifierMixin, _Supervised):
         """Lazy predicted classes."""
         both = self._neighbours(X)
         dtype = np.result_type(*[c.dtype for c in self._classes])
-        shape = (both.shape[0],) + ((len(self._classes),) if self.outputs_2d_ else ())
+        shape = (both.shape[0],) + ((len(self._classes),) if self._outputs_2d else ())
         return row_map(_vote, [both], shape=shape, dtype=dtype,
                        kwargs={"k": self.n_neighbors, "n_classes": [len(c) for c in self._classes],
-                               "weights": self.weights, "classes": self._classes, "single": not self.outputs_2d_},
+                               "weights": self.weights, "classes": self._classes, "single": not self._outputs_2d},
                        label="KNeighborsClassifier.predict")
 
     def score(self, X, y, sample_weight=None):
@@ -262,9 +263,9 @@ class KNeighborsRegressor(RegressorMixin, _Supervised):
         """Lazy predicted targets."""
         both = self._neighbours(X)
         m = int(self._targets.shape[1])
-        shape = (both.shape[0],) + ((m,) if self.outputs_2d_ else ())
+        shape = (both.shape[0],) + ((m,) if self._outputs_2d else ())
         return row_map(_average, [both], shape=shape, dtype=np.float64,
-                       kwargs={"k": self.n_neighbors, "weights": self.weights, "single": not self.outputs_2d_},
+                       kwargs={"k": self.n_neighbors, "weights": self.weights, "single": not self._outputs_2d},
                        label="KNeighborsRegressor.predict")
 
     def score(self, X, y, sample_weight=None):
