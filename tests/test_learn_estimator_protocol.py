@@ -205,3 +205,21 @@ def test_fit_on_a_frame_then_predict_on_other_names_raises_sklearns_value_error(
         with warnings.catch_warnings():
             warnings.simplefilter("error")
             getattr(est, method)(DF)
+
+
+@pytest.mark.parametrize("ours, sk", [(lp.LabelEncoder(), skp.LabelEncoder()),
+                                      (lp.LabelBinarizer(neg_label=-1), skp.LabelBinarizer(neg_label=-1))],
+                         ids=["LabelEncoder", "LabelBinarizer"])
+def test_label_transformers_follow_the_protocol_as_sklearns(local_session, ours, sk):
+    y = np.array(list("abcabcaabcad"))
+    assert repr(ours) == repr(sk) and repr(pickle.loads(pickle.dumps(clone(ours)))) == repr(sk)
+    with pytest.raises(NotFittedError):
+        clone(ours).transform(y)
+    est = clone(ours)
+    assert est.fit(mt.tensor(y, chunk_size=5)) is est
+    ref = clone(sk).fit(y)
+    assert _fitted_attrs(est) == _fitted_attrs(ref)
+    again = pickle.loads(pickle.dumps(est))
+    np.testing.assert_array_equal(again.transform(mt.tensor(y, chunk_size=4)).fetch(), ref.transform(y))
+    codes = ref.transform(y)
+    np.testing.assert_array_equal(est.inverse_transform(mt.tensor(codes, chunk_size=3)).fetch(), y)
