@@ -13,7 +13,7 @@ import mars_on_ray.tensor as mt
 from mars_on_ray.learn import cluster, decomposition, ensemble, linear_model as lm, semi_supervised
 from mars_on_ray.learn import preprocessing as lp
 from learn_support import local_session  # noqa: F401
-from test_learn_estimator_protocol import CASES, IDS, METHODS, X, YC, YLP, YR, _data
+from test_learn_estimator_protocol import CASES, METHODS, X, YC, YLP, YR, _data
 
 WITH_SK = [c for c in CASES if c[1] is not None]
 NUMERIC = [c for c in CASES if not isinstance(c[2], str)]
