@@ -127,3 +127,48 @@ def test_fit_on_rows_of_unknown_number_matches_the_known_rows(local_session):
 def test_array_of_three_dimensions_raises_sklearns_message():
     with pytest.raises(ValueError, match=r"Found array with dim 3, while dim <= 2 is required by KMeans\."):
         cluster.KMeans(2).fit(mt.tensor(np.zeros((4, 2, 2))))
+
+
+def test_all_zero_sample_weights_raise_sklearns_value_error(local_session):
+    t = mt.tensor(X, chunk_size=(10, 3))
+    for est, y in [(lm.LinearRegression(), YR), (lm.Ridge(), YR), (lm.LogisticRegression(), YC),
+                   (cluster.KMeans(3), None), (lp.StandardScaler(), None)]:
+        with pytest.raises(ValueError, match="Sample weights must contain at least one non-zero number."):
+            est.fit(t, y, sample_weight=np.zeros(53)) if y is not None else est.fit(t, sample_weight=np.zeros(53))
+
+
+def test_supervised_fit_without_y_raises_sklearns_requires_y_message():
+    for est in (lm.LinearRegression(), lm.Ridge(), lm.LogisticRegression(), semi_supervised.LabelPropagation(),
+                ensemble.BaggingRegressor(), ensemble.BlockwiseVotingRegressor(lm.Ridge())):
+        with pytest.raises(ValueError, match=f"{type(est).__name__} requires y to be passed, but the target y is None"):
+            est.fit(X, None)
+
+
+@pytest.mark.parametrize("est", [lp.StandardScaler(), lm.LinearRegression(), decomposition.PCA(),
+                                 lm.Ridge(), lp.MinMaxScaler()], ids=lambda e: type(e).__name__)
+def test_sklearn_check_estimator_passes(local_session, est):
+    from sklearn.utils.estimator_checks import check_estimator
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        # scikit-learn's Ridge fails it too: n_iter_ is None for its direct solvers
+        expected = {"check_non_transformer_estimators_n_iter": "n_iter_ is None"} if isinstance(est, lm.Ridge) else None
+        results = check_estimator(est, on_fail=None, expected_failed_checks=expected)
+        failed = [(r["check_name"], str(r["exception"])[:200]) for r in results if r["status"] == "failed"]
+    assert not failed
+
+
+def test_estimator_tags_as_sklearns():
+    from sklearn.utils import get_tags
+    import sklearn.ensemble as ske
+    import sklearn.linear_model as sklm
+    import sklearn.preprocessing as skp
+
+    for ours, ref in [(lp.StandardScaler(), skp.StandardScaler()), (lp.MinMaxScaler(), skp.MinMaxScaler()),
+                      (lp.RobustScaler(), skp.RobustScaler()), (lp.MaxAbsScaler(), skp.MaxAbsScaler()),
+                      (ensemble.IsolationForest(), ske.IsolationForest()),
+                      (ensemble.BaggingClassifier(), ske.BaggingClassifier()),
+                      (lm.LinearRegression(), sklm.LinearRegression()), (lm.Ridge(), sklm.Ridge())]:
+        a, b = get_tags(ours), get_tags(ref)
+        assert a.input_tags.allow_nan == b.input_tags.allow_nan, type(ours).__name__
+        assert a.target_tags.multi_output == b.target_tags.multi_output, type(ours).__name__

@@ -17,19 +17,12 @@ from ...tensor.core import Tensor
 from ...tensor.datasource import arange
 from .._blocks import row_map, row_reduce
 from .._output import LazyOutputMixin
-from ..utils.validation import check_array, validate_data
+from ..utils.validation import check_sample_weight, validate_data
 from .. import moments
 from . import _init
 from . import _kernels as K
 
 _INITS = ("k-means||", "k-means++", "random")
-
-
-def as_weights(sample_weight, n):
-    w = check_array(sample_weight, ensure_2d=False, dtype=[np.float64, np.float32], input_name="sample_weight")
-    if w.ndim != 1 or w.shape[0] != n:
-        raise ValueError(f"sample_weight.shape == {w.shape}, expected {(n,)}!")
-    return w
 
 
 @dataclass
@@ -45,7 +38,7 @@ def _persist(X, sample_weight) -> tuple[_Data, float]:
     """Execute the data once (later graphs read the stored chunks) with its column moments;
     returns the data and the mean column variance."""
     n = int(X.shape[0])
-    w = None if sample_weight is None else as_weights(sample_weight, n)
+    w = check_sample_weight(sample_weight, X)
     scatter = moments.scatter([X], label="KMeans.fit", check_finite="KMeans", diagonal=True)
     _session.execute(*([X, scatter] if w is None else [X, w, scatter]))
     _, _, S = scatter.fetch()
@@ -248,7 +241,7 @@ class KMeans(ClassNamePrefixFeaturesOutMixin, LazyOutputMixin, TransformerMixin,
     def score(self, X, y=None, sample_weight=None):
         """Opposite of the inertia of X under the fitted centers (a float)."""
         X = self._checked(X)
-        rows = [X] if sample_weight is None else [X, as_weights(sample_weight, X.shape[0])]
+        rows = [X] if sample_weight is None else [X, check_sample_weight(sample_weight, X)]
         return -_reduce(K.inertia_block, K.add_all, rows, C=self.cluster_centers_)
 
 

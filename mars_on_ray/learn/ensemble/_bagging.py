@@ -8,11 +8,11 @@ import numpy as np
 from sklearn import ensemble as _ske
 from sklearn.base import BaseEstimator, ClassifierMixin, RegressorMixin, clone
 from sklearn.tree import DecisionTreeClassifier, DecisionTreeRegressor
-from sklearn.utils import check_random_state
+from sklearn.utils import check_random_state, get_tags
 from sklearn.utils.validation import check_is_fitted
 
 from .._blocks import row_map
-from ..utils.validation import check_array, check_consistent_length, validate_data, with_known_rows
+from ..utils.validation import check_array, check_consistent_length, require_y, validate_data, with_known_rows
 from ._fitting import fit_on_draws
 
 MAX_INT = np.iinfo(np.int32).max
@@ -48,6 +48,11 @@ class _BaseBagging(BaseEstimator):
         self.n_jobs = n_jobs
         self.random_state = random_state
         self.verbose = verbose
+
+    def __sklearn_tags__(self):
+        tags = super().__sklearn_tags__()
+        tags.input_tags.allow_nan = get_tags(self._base()).input_tags.allow_nan
+        return tags
 
     def _draws(self, rs, n, d):
         """Per estimator: (feature indices, row indices) as scikit-learn draws them."""
@@ -118,6 +123,7 @@ class BaggingClassifier(ClassifierMixin, _BaseBagging):
 
     def fit(self, X, y, **fit_params):
         self._validate_params()
+        require_y(self, y)
         X = with_known_rows(validate_data(self, X, reset=True, dtype=None, ensure_all_finite=False))
         y = check_array(y, ensure_2d=False, dtype=None, input_name="y")
         check_consistent_length(X, y)
@@ -160,6 +166,7 @@ class BaggingRegressor(RegressorMixin, _BaseBagging):
 
     def fit(self, X, y, **fit_params):
         self._validate_params()
+        require_y(self, y)
         X = with_known_rows(validate_data(self, X, reset=True, dtype=None, ensure_all_finite=False))
         y = check_array(y, ensure_2d=False, dtype=[np.float64, np.float32], input_name="y")
         check_consistent_length(X, y)

@@ -5,11 +5,12 @@ from __future__ import annotations
 import numpy as np
 from sklearn.base import BaseEstimator, ClassifierMixin, RegressorMixin
 from sklearn.utils._param_validation import HasMethods, StrOptions
+from sklearn.utils import get_tags
 from sklearn.utils.metaestimators import available_if
 from sklearn.utils.validation import check_is_fitted
 
 from .._blocks import row_map
-from ..utils.validation import check_array, check_consistent_length, validate_data
+from ..utils.validation import check_array, check_consistent_length, require_y, validate_data
 from ._fitting import fit_per_block
 
 
@@ -34,6 +35,11 @@ def _mean_prediction(X, *, estimators):
 
 
 class _Blockwise(BaseEstimator):
+    def __sklearn_tags__(self):
+        tags = super().__sklearn_tags__()
+        tags.input_tags.allow_nan = get_tags(self.estimator).input_tags.allow_nan
+        return tags
+
     def _fit_blocks(self, X, y, fit_params):
         X = validate_data(self, X, reset=True, dtype=None, ensure_all_finite=False)
         y = check_array(y, ensure_2d=False, dtype=None, input_name="y")
@@ -67,6 +73,7 @@ class BlockwiseVotingClassifier(ClassifierMixin, _Blockwise):
 
     def fit(self, X, y, **fit_params):
         self._validate_params()
+        require_y(self, y)
         if self.voting not in ("hard", "soft"):
             raise ValueError(f"Voting must be 'soft' or 'hard'; got (voting={self.voting!r})")
         X, y = self._fit_blocks(X, y, fit_params)
@@ -100,6 +107,7 @@ class BlockwiseVotingRegressor(RegressorMixin, _Blockwise):
 
     def fit(self, X, y, **fit_params):
         self._validate_params()
+        require_y(self, y)
         self._fit_blocks(X, y, fit_params)
         return self
 

@@ -54,6 +54,11 @@ class IsolationForest(OutlierMixin, BaseEstimator):
         self.warm_start = warm_start
         self.n_groups = n_groups
 
+    def __sklearn_tags__(self):
+        tags = super().__sklearn_tags__()
+        tags.input_tags.allow_nan = True  # the trees take NaN, as scikit-learn's
+        return tags
+
     def _max_samples(self, n):
         m = self.max_samples
         if isinstance(m, str):

@@ -5,12 +5,12 @@ import numpy as np
 import scipy.linalg
 import scipy.optimize
 from sklearn import linear_model as sklm
-from sklearn.base import BaseEstimator, RegressorMixin
+from sklearn.base import BaseEstimator, MultiOutputMixin, RegressorMixin
 from sklearn.utils.validation import check_is_fitted
 
 from .. import moments
 from .._blocks import row_map
-from ..utils.validation import check_array, check_consistent_length, check_sample_weight, validate_data
+from ..utils.validation import check_array, check_consistent_length, check_sample_weight, require_y, validate_data
 
 _FLOATS = [np.float64, np.float32]
 
@@ -19,7 +19,7 @@ def _predict_block(x, *, coef, intercept):
     return x @ coef.T + intercept
 
 
-class LinearRegression(RegressorMixin, BaseEstimator):
+class LinearRegression(MultiOutputMixin, RegressorMixin, BaseEstimator):
     """Ordinary least squares over chunked data (scikit-learn's API).
 
     One pass computes the (weighted) means and the centered scatter matrix of ``[X, y]``;
@@ -75,6 +75,7 @@ def normal_equations(est, X, y, sample_weight, label):
     """(n_features, y tensor, means of [X, y], X'X, X'y) from one pass of weighted moments
     (centered when ``est.fit_intercept``, else uncentered with zero means)."""
     fit_intercept = est.fit_intercept
+    require_y(est, y)
     X = validate_data(est, X, reset=True, dtype=_FLOATS)
     y = check_array(y, ensure_2d=False, dtype=_FLOATS, input_name="y")
     if y.ndim not in (1, 2):

@@ -20,7 +20,7 @@ from .._compute import compute_now
 from .._convert import to_tensor
 from .._per_block import per_block
 from ..utils.multiclass import type_of_target
-from ..utils.validation import check_consistent_length, check_sample_weight, validate_data
+from ..utils.validation import check_consistent_length, check_sample_weight, require_y, validate_data
 
 __all__ = ["LogisticRegression"]
 
@@ -125,6 +125,7 @@ class LogisticRegression(SparseCoefMixin, ClassifierMixin, BaseEstimator):
     def fit(self, X, y, sample_weight=None):
         """Minimise scikit-learn's objective by L-BFGS, one graph per evaluation."""
         C = self._inverse_strength()
+        require_y(self, y)
         X = validate_data(self, X, reset=True, dtype=_FLOATS)
         y_t = to_tensor(y)
         check_consistent_length(X, y_t)

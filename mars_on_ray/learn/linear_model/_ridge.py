@@ -7,7 +7,7 @@ import warnings
 import numpy as np
 import scipy.linalg
 from sklearn import linear_model as sklm
-from sklearn.base import BaseEstimator, RegressorMixin
+from sklearn.base import BaseEstimator, MultiOutputMixin, RegressorMixin
 
 from .._compute import compute_now
 from ._base import linear_predict, nonnegative_solution, normal_equations, set_solution
@@ -15,7 +15,7 @@ from ._base import linear_predict, nonnegative_solution, normal_equations, set_s
 __all__ = ["Ridge"]
 
 
-class Ridge(RegressorMixin, BaseEstimator):
+class Ridge(MultiOutputMixin, RegressorMixin, BaseEstimator):
     """Linear least squares with L2 regularisation (scikit-learn's ``Ridge``); every solver
     name is accepted and the regularised normal equations are solved directly (``positive``:
     a non-negative least-squares solve)."""

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import numpy as np
 from sklearn import neighbors as _skn
-from sklearn.base import ClassifierMixin, RegressorMixin
+from sklearn.base import ClassifierMixin, MultiOutputMixin, RegressorMixin
 from sklearn.utils.validation import check_is_fitted
 
 from ...tensor.datasource import arange
@@ -13,7 +13,7 @@ from .._blocks import row_map, row_reduce
 from .._compute import compute_now
 from .._convert import to_tensor
 from ..utils.multiclass import type_of_target
-from ..utils.validation import check_array, check_consistent_length
+from ..utils.validation import check_array, check_consistent_length, require_y
 from . import _kernels as K
 from ._base import NearestNeighbors
 from ._pairs import pair_reduce
@@ -119,7 +119,7 @@ def _average(block, *, k, weights, single):
     return pred.ravel() if single else pred
 
 
-class _Supervised(NearestNeighbors):
+class _Supervised(MultiOutputMixin, NearestNeighbors):
     def __init__(self, n_neighbors=5, *, weights="uniform", algorithm="auto", leaf_size=30, p=2,
                  metric="minkowski", metric_params=None, n_jobs=None):
         super().__init__(n_neighbors=n_neighbors, algorithm=algorithm, leaf_size=leaf_size, metric=metric, p=p,
@@ -198,6 +198,7 @@ class KNeighborsClassifier(ClassifierMixin, _Supervised):
     def fit(self, X, y):
         """Remember the rows and the classes of their labels."""
         self._validate_params()
+        require_y(self, y)
         kind = type_of_target(y, input_name="y")
         kind = str(compute_now(kind)) if not isinstance(kind, str) else kind
         if kind not in ("binary", "multiclass", "multiclass-multioutput", "multilabel-indicator"):
@@ -256,6 +257,7 @@ class KNeighborsRegressor(RegressorMixin, _Supervised):
     def fit(self, X, y):
         """Remember the rows and their targets."""
         self._validate_params()
+        require_y(self, y)
         y = check_array(y, ensure_2d=False, dtype=[np.float64, np.float32], input_name="y")
         return self._fit_targets(X, y, _as_targets)
 

@@ -65,6 +65,11 @@ class MinMaxScaler(OneToOneFeatureMixin, LazyOutputMixin, TransformerMixin, Base
         self.copy = copy
         self.clip = clip
 
+    def __sklearn_tags__(self):
+        tags = super().__sklearn_tags__()
+        tags.input_tags.allow_nan = True  # NaNs are ignored in fit and kept in transform
+        return tags
+
     def _sk(self):
         return skp.MinMaxScaler(feature_range=self.feature_range, copy=True, clip=self.clip)
 

@@ -38,6 +38,11 @@ class _Fitted(OneToOneFeatureMixin, LazyOutputMixin, TransformerMixin, BaseEstim
 
     _attrs: tuple = ()
 
+    def __sklearn_tags__(self):
+        tags = super().__sklearn_tags__()
+        tags.input_tags.allow_nan = True  # NaNs are ignored in fit and kept in transform
+        return tags
+
     def _validate(self, X, reset):
         return validate_data(self, X, reset=reset, dtype=_FLOATS, ensure_all_finite="allow-nan")
 

@@ -18,7 +18,7 @@ from ...tensor.datasource import tensor
 from .._blocks import row_map, row_reduce
 from ..neighbors import NearestNeighbors
 from ..neighbors._pairs import pair_reduce
-from ..utils.validation import check_consistent_length, validate_data, with_known_rows
+from ..utils.validation import check_consistent_length, require_y, validate_data, with_known_rows
 from . import _kernels as K
 
 _FLOATS = [np.float64, np.float32]
@@ -52,6 +52,7 @@ class LabelPropagation(ClassifierMixin, BaseEstimator):
 
     def fit(self, X, y):
         self._validate_params()
+        require_y(self, y)
         if self.kernel not in ("rbf", "knn"):
             raise ValueError(f"kernel should be 'rbf' or 'knn', got {self.kernel!r}")
         if not isinstance(self.max_iter, numbers.Integral) or self.max_iter < 1:

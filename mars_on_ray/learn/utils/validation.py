@@ -245,18 +245,29 @@ def with_known_rows(t: Tensor) -> Tensor:
 
 def check_sample_weight(sample_weight, X, dtype=None):
     """``sample_weight`` as a 1-d float tensor of X's length, with scikit-learn's ValueErrors
-    (``_check_sample_weight``) at build time where the lengths are known; None stays None."""
+    (``_check_sample_weight``) at build time where the lengths are known; None stays None.
+    In-memory weights (or a scalar) go through scikit-learn's own check (all zeros refused);
+    lazy weights are checked on their shape only."""
     if sample_weight is None:
         return None
+    n = num_samples(X)
+    if not is_lazy(sample_weight) and _known(n):
+        stand_in = np.empty((int(n), 0))
+        return to_tensor(_skv._check_sample_weight(sample_weight, stand_in, dtype=dtype))
     w = check_array(sample_weight, ensure_2d=False, dtype=dtype or [np.float64, np.float32],
                     input_name="sample_weight", ensure_min_samples=0)
     if w.ndim != 1:
         raise ValueError(f"Sample weights must be 1D array or scalar, got {w.ndim}D array. Expected either a "
                          "scalar value or a 1D array of length the number of samples.")
-    n = num_samples(X)
     if _known(n) and _known(w.shape[0]) and w.shape[0] != n:
         raise ValueError(f"sample_weight.shape == {tuple(int(s) for s in w.shape)}, expected {(int(n),)}!")
     return w
+
+
+def require_y(estimator, y):
+    """scikit-learn's ValueError when a supervised estimator is fitted with ``y=None``."""
+    if y is None:
+        raise ValueError(f"{_name(estimator)} requires y to be passed, but the target y is None")
 
 
 def check_feature_names(estimator, X):
