@@ -7,6 +7,7 @@ import warnings
 import numpy as np
 import pytest
 from sklearn.base import clone
+from sklearn.tree import DecisionTreeRegressor
 from sklearn.utils._param_validation import InvalidParameterError
 
 import mars_on_ray.tensor as mt
@@ -172,3 +173,44 @@ def test_estimator_tags_as_sklearns():
         a, b = get_tags(ours), get_tags(ref)
         assert a.input_tags.allow_nan == b.input_tags.allow_nan, type(ours).__name__
         assert a.target_tags.multi_output == b.target_tags.multi_output, type(ours).__name__
+
+
+def test_column_vector_y_warns_and_is_raveled_as_sklearns(local_session):
+    from sklearn.exceptions import DataConversionWarning
+
+    t = mt.tensor(X, chunk_size=(10, 3))
+    for est, y in [(lm.LogisticRegression(), YC), (semi_supervised.LabelPropagation(), YLP),
+                   (ensemble.BaggingClassifier(n_estimators=2, random_state=0), YC),
+                   (ensemble.BaggingRegressor(n_estimators=2, random_state=0), YR),
+                   (ensemble.BlockwiseVotingRegressor(lm.Ridge()), YR)]:
+        with pytest.warns(DataConversionWarning, match="A column-vector y was passed when a 1d array was expected"):
+            column = clone(est).fit(t, y[:, None])
+        flat = clone(est).fit(t, y)
+        np.testing.assert_array_equal(column.predict(X).fetch(), flat.predict(X).fetch())
+
+
+def test_bagging_classifier_continuous_target_raises_unknown_label_type():
+    with pytest.raises(ValueError, match="Unknown label type"):
+        ensemble.BaggingClassifier().fit(X, YR)
+
+
+@pytest.mark.parametrize("est", [lp.OneHotEncoder(), lp.OrdinalEncoder(), semi_supervised.LabelPropagation(),
+                                 ensemble.BlockwiseVotingRegressor(DecisionTreeRegressor()),
+                                 decomposition.TruncatedSVD(), lp.RobustScaler(), lp.PolynomialFeatures()],
+                         ids=lambda e: type(e).__name__)
+def test_sklearn_check_estimator_passes_more(local_session, est):
+    from sklearn.utils.estimator_checks import check_estimator
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        results = check_estimator(est, on_fail=None)
+    assert not [(r["check_name"], str(r["exception"])[:200]) for r in results if r["status"] == "failed"]
+
+
+def test_parallel_post_fit_has_partial_fit_only_when_its_estimator_has():
+    import sklearn.linear_model as sklm
+
+    from mars_on_ray.learn.wrappers import ParallelPostFit
+
+    assert not hasattr(ParallelPostFit(sklm.LogisticRegression()), "partial_fit")
+    assert hasattr(ParallelPostFit(sklm.SGDClassifier()), "partial_fit")

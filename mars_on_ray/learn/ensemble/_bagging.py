@@ -9,10 +9,12 @@ from sklearn import ensemble as _ske
 from sklearn.base import BaseEstimator, ClassifierMixin, RegressorMixin, clone
 from sklearn.tree import DecisionTreeClassifier, DecisionTreeRegressor
 from sklearn.utils import check_random_state, get_tags
+from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_is_fitted
 
 from .._blocks import row_map
-from ..utils.validation import check_array, check_consistent_length, require_y, validate_data, with_known_rows
+from ..utils.validation import (check_array, check_consistent_length, column_or_1d, require_y, validate_data,
+                                with_known_rows)
 from ._fitting import fit_on_draws
 
 MAX_INT = np.iinfo(np.int32).max
@@ -125,11 +127,10 @@ class BaggingClassifier(ClassifierMixin, _BaseBagging):
         self._validate_params()
         require_y(self, y)
         X = with_known_rows(validate_data(self, X, reset=True, dtype=None, ensure_all_finite=False))
-        y = check_array(y, ensure_2d=False, dtype=None, input_name="y")
+        y = column_or_1d(y, warn=True)
         check_consistent_length(X, y)
-        if y.ndim != 1:
-            raise ValueError(f"y should be a 1d array, got an array of shape {y.shape} instead.")
         values = np.asarray(y.fetch())
+        check_classification_targets(values)
         self.classes_, encoded = np.unique(values, return_inverse=True)
         self.n_classes_ = len(self.classes_)
         from ...tensor.datasource import tensor
@@ -169,6 +170,8 @@ class BaggingRegressor(RegressorMixin, _BaseBagging):
         require_y(self, y)
         X = with_known_rows(validate_data(self, X, reset=True, dtype=None, ensure_all_finite=False))
         y = check_array(y, ensure_2d=False, dtype=[np.float64, np.float32], input_name="y")
+        if y.ndim == 2 and y.shape[1] == 1:
+            y = column_or_1d(y, warn=True)
         check_consistent_length(X, y)
         return self._fit(X, y, fit_params)
 

@@ -10,7 +10,7 @@ from sklearn.utils.metaestimators import available_if
 from sklearn.utils.validation import check_is_fitted
 
 from .._blocks import row_map
-from ..utils.validation import check_array, check_consistent_length, require_y, validate_data
+from ..utils.validation import check_array, check_consistent_length, column_or_1d, require_y, validate_data
 from ._fitting import fit_per_block
 
 
@@ -43,6 +43,8 @@ class _Blockwise(BaseEstimator):
     def _fit_blocks(self, X, y, fit_params):
         X = validate_data(self, X, reset=True, dtype=None, ensure_all_finite=False)
         y = check_array(y, ensure_2d=False, dtype=None, input_name="y")
+        if y.ndim == 2 and y.shape[1] == 1:
+            y = column_or_1d(y, warn=True)
         check_consistent_length(X, y)
         self.estimators_ = fit_per_block(X, y, self.estimator, fit_params)
         self.n_features_in_ = int(X.shape[1])

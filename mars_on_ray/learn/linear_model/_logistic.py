@@ -17,10 +17,10 @@ from sklearn.utils.validation import check_is_fitted
 
 from .._blocks import row_map, row_reduce
 from .._compute import compute_now
-from .._convert import to_tensor
 from .._per_block import per_block
 from ..utils.multiclass import type_of_target
-from ..utils.validation import check_consistent_length, check_sample_weight, require_y, validate_data
+from ..utils.validation import (check_consistent_length, check_sample_weight, column_or_1d, require_y,
+                                validate_data)
 
 __all__ = ["LogisticRegression"]
 
@@ -127,11 +127,9 @@ class LogisticRegression(SparseCoefMixin, ClassifierMixin, BaseEstimator):
         C = self._inverse_strength()
         require_y(self, y)
         X = validate_data(self, X, reset=True, dtype=_FLOATS)
-        y_t = to_tensor(y)
+        y_t = column_or_1d(y, warn=True)  # a column: scikit-learn's DataConversionWarning, raveled
         check_consistent_length(X, y_t)
         sample_weight = check_sample_weight(sample_weight, X, dtype=_FLOATS)
-        if y_t.ndim != 1:
-            raise ValueError(f"y should be a 1d array, got an array of shape {y_t.shape} instead.")
         kind = type_of_target(y, input_name="y")
         kind = kind if isinstance(kind, str) else str(compute_now(kind))
         if kind not in ("binary", "multiclass"):

@@ -75,6 +75,11 @@ def _encode(*blocks, layout, est, method):
 class _Encoder(LazyOutputMixin, TransformerMixin, BaseEstimator):
     _sk_class = None
 
+    def __sklearn_tags__(self):
+        tags = super().__sklearn_tags__()
+        tags.input_tags = self._sk_class().__sklearn_tags__().input_tags  # strings, NaN: as scikit-learn's
+        return tags
+
     def _sk_params(self):
         if self.min_frequency is not None or self.max_categories is not None:
             raise NotImplementedError("min_frequency / max_categories (infrequent categories) are not supported "

@@ -11,6 +11,7 @@ from sklearn.base import BaseEstimator, ClassifierMixin
 from sklearn.exceptions import ConvergenceWarning
 from sklearn.utils._param_validation import StrOptions
 from sklearn.utils.multiclass import check_classification_targets
+from sklearn.utils import validation as _skv
 from sklearn.utils.validation import check_is_fitted
 
 from ... import session as _session
@@ -58,10 +59,9 @@ class LabelPropagation(ClassifierMixin, BaseEstimator):
         if not isinstance(self.max_iter, numbers.Integral) or self.max_iter < 1:
             raise ValueError(f"max_iter should be an integer >= 1, got {self.max_iter!r}")
         X = with_known_rows(validate_data(self, X, reset=True, dtype=_FLOATS))
-        y = np.asarray(y.fetch() if hasattr(y, "fetch") else y)
+        y = np.asarray(y.fetch() if hasattr(y, "fetch") else y)  # the labels: one value per row
         check_consistent_length(X, y)
-        if y.ndim != 1:
-            raise ValueError(f"y should be a 1d array, got an array of shape {y.shape} instead.")
+        y = _skv.column_or_1d(y, warn=True)
         check_classification_targets(y)
         self.X_ = X.execute()
         if self.kernel == "knn":

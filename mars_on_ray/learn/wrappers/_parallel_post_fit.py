@@ -52,6 +52,7 @@ class ParallelPostFit(MetaEstimatorMixin, BaseEstimator):
             delattr(self, name)  # a refit forgets what the last fit learned (feature_names_in_)
         return self._learned(fitted)
 
+    @available_if(_wrapped_has("partial_fit"))
     def partial_fit(self, X, y=None, **kwargs):
         """The wrapped estimator's ``partial_fit`` on in-memory data."""
         fitted = self.estimator.partial_fit(_materialise(X), None if y is None else _materialise(y), **kwargs)
@@ -72,6 +73,7 @@ class ParallelPostFit(MetaEstimatorMixin, BaseEstimator):
         if self.estimator is not None:
             inner = self.estimator.__sklearn_tags__()
             tags.estimator_type = inner.estimator_type
+            tags.classifier_tags, tags.regressor_tags = inner.classifier_tags, inner.regressor_tags
         return tags
 
     def _lazy(self, method: str, X):
