@@ -7,11 +7,11 @@ import warnings
 import numpy as np
 import pytest
 from sklearn.base import clone
-from sklearn.tree import DecisionTreeRegressor
+from sklearn.tree import DecisionTreeClassifier, DecisionTreeRegressor
 from sklearn.utils._param_validation import InvalidParameterError
 
 import mars_on_ray.tensor as mt
-from mars_on_ray.learn import cluster, decomposition, ensemble, linear_model as lm, semi_supervised
+from mars_on_ray.learn import cluster, decomposition, ensemble, linear_model as lm, neighbors, semi_supervised
 from mars_on_ray.learn import preprocessing as lp
 from learn_support import local_session  # noqa: F401
 from test_learn_estimator_protocol import CASES, METHODS, X, YC, YLP, YR, _data
@@ -196,7 +196,11 @@ def test_bagging_classifier_continuous_target_raises_unknown_label_type():
 
 @pytest.mark.parametrize("est", [lp.OneHotEncoder(), lp.OrdinalEncoder(), semi_supervised.LabelPropagation(),
                                  ensemble.BlockwiseVotingRegressor(DecisionTreeRegressor()),
-                                 decomposition.TruncatedSVD(), lp.RobustScaler(), lp.PolynomialFeatures()],
+                                 decomposition.TruncatedSVD(), lp.RobustScaler(), lp.PolynomialFeatures(),
+                                 lp.MaxAbsScaler(), lp.Binarizer(), neighbors.NearestNeighbors(),
+                                 neighbors.KNeighborsClassifier(), neighbors.KNeighborsRegressor(),
+                                 ensemble.BaggingRegressor(),
+                                 ensemble.BlockwiseVotingClassifier(DecisionTreeClassifier())],
                          ids=lambda e: type(e).__name__)
 def test_sklearn_check_estimator_passes_more(local_session, est):
     from sklearn.utils.estimator_checks import check_estimator
