@@ -84,9 +84,9 @@ def test_isolation_forest(local_session):
         mt.tensor(data, chunk_size=77))
     ref = ske.IsolationForest(n_estimators=40, random_state=0, contamination=0.07).fit(data)
     scores = ours.score_samples(data).fetch()
-    sizes = [f.n_estimators for f in ours.estimators_]
-    assert sizes == [14, 13, 13] and all(f.max_samples == 256 for f in ours.estimators_)
-    combined = -np.prod([(-f.score_samples(data)) ** (n / 40) for f, n in zip(ours.estimators_, sizes)], 0)
+    sizes = [f.n_estimators for f in ours._forests]
+    assert sizes == [14, 13, 13] and all(f.max_samples == 256 for f in ours._forests)
+    combined = -np.prod([(-f.score_samples(data)) ** (n / 40) for f, n in zip(ours._forests, sizes)], 0)
     np.testing.assert_allclose(scores, combined)
     assert ours.offset_ == pytest.approx(np.percentile(scores, 7))
     np.testing.assert_allclose(ours.decision_function(data).fetch(), scores - ours.offset_)

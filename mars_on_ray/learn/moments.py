@@ -14,13 +14,16 @@ _SLICE_ROWS = 1 << 14  # rows of X taken at a time where temporaries should stay
 
 def scatter_block(*blocks, weighted, check_finite=False, diagonal=False):
     """(weight total, column means, centered scatter) of a block: X[, y][, w] side by side;
-    ``check_finite``: scikit-learn's ValueError for NaN or infinity in the first input;
+    ``check_finite``: scikit-learn's ValueError for NaN or infinity in the first input (an
+    estimator's name: named in the message, as scikit-learn's);
     ``diagonal``: the scatter's diagonal only (the centered sums of squares)."""
     data = list(blocks)
     w = data.pop() if weighted else None
-    if check_finite and not np.isfinite(data[0].sum()) and not np.isfinite(data[0]).all():
-        raise ValueError("Input X contains NaN or infinity." if np.isnan(data[0]).any() else
-                         "Input X contains infinity or a value too large for dtype('float64').")
+    if check_finite and not np.isfinite(data[0].sum()):
+        from sklearn.utils.validation import _assert_all_finite
+
+        _assert_all_finite(data[0], input_name="X",
+                           estimator_name=check_finite if isinstance(check_finite, str) else None)
     Z = data[0].reshape(len(data[0]), -1) if len(data) == 1 else \
         np.hstack([d.reshape(len(d), -1) for d in data])
     if w is None and diagonal:
@@ -61,11 +64,13 @@ def scatter(rows, weights=None, label="moments", check_finite=False, diagonal=Fa
                               "diagonal": diagonal}, label=label)
 
 
-def checked_features(X):
-    """X as a float tensor checked like scikit-learn's ``check_array``, except finiteness for
-    lazy input: that is left to the estimator's first pass (``scatter(check_finite=True)``),
-    so a persisted X keeps its key and is not copied by a pass-through check."""
+def checked_features(estimator, X):
+    """X as a float tensor validated for fitting ``estimator`` (scikit-learn's
+    ``validate_data(reset=True)``), except finiteness for lazy input: that is left to the
+    estimator's first pass (``scatter(check_finite=True)``), so a persisted X keeps its key
+    and is not copied by a pass-through check."""
     from ..core.user import Tileable
-    from .utils.validation import check_array
+    from .utils.validation import validate_data, with_known_rows
 
-    return check_array(X, dtype=[np.float64, np.float32], ensure_all_finite=not isinstance(X, Tileable))
+    return with_known_rows(validate_data(estimator, X, reset=True, dtype=[np.float64, np.float32],
+                                         ensure_all_finite=not isinstance(X, Tileable)))

@@ -6,15 +6,18 @@ import numbers
 from dataclasses import dataclass
 
 import numpy as np
-from sklearn.base import BaseEstimator, ClusterMixin, TransformerMixin
+from sklearn import cluster as _skc
+from sklearn.base import BaseEstimator, ClassNamePrefixFeaturesOutMixin, ClusterMixin, TransformerMixin
 from sklearn.utils import check_random_state
+from sklearn.utils._param_validation import Interval, StrOptions
 from sklearn.utils.validation import check_is_fitted
 
 from ... import session as _session
 from ...tensor.core import Tensor
 from ...tensor.datasource import arange
 from .._blocks import row_map, row_reduce
-from ..utils.validation import check_array
+from .._output import LazyOutputMixin
+from ..utils.validation import check_sample_weight, validate_data
 from .. import moments
 from . import _init
 from . import _kernels as K
@@ -23,16 +26,6 @@ _INITS = ("k-means||", "k-means++", "random")
 #: Lloyd iterations in the first graph, doubling up to the longest: a graph round trip costs
 #: about as much as an iteration over 1M rows, and iterations after convergence cost ~nothing
 FIRST_CHAIN, LONGEST_CHAIN = 8, 64
-
-
-as_features = moments.checked_features
-
-
-def as_weights(sample_weight, n):
-    w = check_array(sample_weight, ensure_2d=False, dtype=[np.float64, np.float32], input_name="sample_weight")
-    if w.ndim != 1 or w.shape[0] != n:
-        raise ValueError(f"sample_weight.shape == {w.shape}, expected {(n,)}!")
-    return w
 
 
 @dataclass
@@ -48,8 +41,8 @@ def _persist(X, sample_weight) -> tuple[_Data, float]:
     """Execute the data once (later graphs read the stored chunks) with its column moments;
     returns the data and the mean column variance."""
     n = int(X.shape[0])
-    w = None if sample_weight is None else as_weights(sample_weight, n)
-    scatter = moments.scatter([X], label="KMeans.fit", check_finite=True, diagonal=True)
+    w = check_sample_weight(sample_weight, X)
+    scatter = moments.scatter([X], label="KMeans.fit", check_finite="KMeans", diagonal=True)
     _session.execute(*([X, scatter] if w is None else [X, w, scatter]))
     _, _, S = scatter.fetch()
     data = _Data(X, w, None if w is None else np.asarray(w.fetch()), n, arange(n))
@@ -175,7 +168,7 @@ def _elkan_lloyd(data, centers, max_iter, tol):
     return centers, i + 1
 
 
-class KMeans(TransformerMixin, ClusterMixin, BaseEstimator):
+class KMeans(ClassNamePrefixFeaturesOutMixin, LazyOutputMixin, TransformerMixin, ClusterMixin, BaseEstimator):
     """K-means clustering over chunked data (scikit-learn's API).
 
     ``init``: ``'k-means||'`` (default, as Mars), ``'k-means++'``, ``'random'`` or an array of
@@ -183,6 +176,13 @@ class KMeans(TransformerMixin, ClusterMixin, BaseEstimator):
     bounds as a tensor between iterations and computes exact distances only where they cannot
     decide; the result is Lloyd's.
     """
+
+    _parameter_constraints = {
+        **_skc.KMeans._parameter_constraints,
+        "init": [StrOptions(set(_INITS)), "array-like"],
+        "oversampling_factor": [Interval(numbers.Real, 0, None, closed="neither")],
+        "init_iter": [Interval(numbers.Integral, 1, None, closed="left")],
+    }
 
     def __init__(self, n_clusters=8, *, init="k-means||", n_init="auto", max_iter=300, tol=1e-4,
                  verbose=0, random_state=None, copy_x=True, algorithm="lloyd",
@@ -198,6 +198,11 @@ class KMeans(TransformerMixin, ClusterMixin, BaseEstimator):
         self.algorithm = algorithm
         self.oversampling_factor = oversampling_factor
         self.init_iter = init_iter
+
+    @property
+    def _n_features_out(self):
+        """Output feature names are ``kmeans<i>``, one per cluster."""
+        return self.cluster_centers_.shape[0]
 
     def _check_params(self, n_samples, n_features):
         k = self.n_clusters
@@ -238,7 +243,8 @@ class KMeans(TransformerMixin, ClusterMixin, BaseEstimator):
 
     def fit(self, X, y=None, sample_weight=None):
         """Compute the clusters; ``labels_`` is an executed tensor, the rest NumPy values."""
-        X = as_features(X)
+        self._validate_params()
+        X = moments.checked_features(self, X)
         n_samples, n_features = (int(s) for s in X.shape)
         init, n_init = self._check_params(n_samples, n_features)
         data, variance = _persist(X, sample_weight)
@@ -266,11 +272,7 @@ class KMeans(TransformerMixin, ClusterMixin, BaseEstimator):
 
     def _checked(self, X):
         check_is_fitted(self)
-        X = check_array(X, dtype=[np.float64, np.float32])
-        if X.shape[1] != self.n_features_in_:
-            raise ValueError(f"X has {X.shape[1]} features, but KMeans is expecting "
-                             f"{self.n_features_in_} features as input.")
-        return X
+        return validate_data(self, X, reset=False, dtype=[np.float64, np.float32])
 
     def predict(self, X, sample_weight=None):
         """The closest cluster of each row: a lazy int32 tensor."""
@@ -293,7 +295,7 @@ class KMeans(TransformerMixin, ClusterMixin, BaseEstimator):
     def score(self, X, y=None, sample_weight=None):
         """Opposite of the inertia of X under the fitted centers (a float)."""
         X = self._checked(X)
-        rows = [X] if sample_weight is None else [X, as_weights(sample_weight, X.shape[0])]
+        rows = [X] if sample_weight is None else [X, check_sample_weight(sample_weight, X)]
         return -_reduce(K.inertia_block, K.add_all, rows, C=self.cluster_centers_)
 
 

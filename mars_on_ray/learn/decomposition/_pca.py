@@ -4,19 +4,22 @@ from __future__ import annotations
 import numbers
 
 import numpy as np
-from sklearn.base import BaseEstimator, TransformerMixin
+from sklearn import decomposition as skd
+from sklearn.base import BaseEstimator, ClassNamePrefixFeaturesOutMixin, TransformerMixin
 from sklearn.utils import check_random_state
+from sklearn.utils._param_validation import StrOptions
+from sklearn.utils.extmath import fast_logdet
 from sklearn.utils.validation import check_is_fitted
 
+from ... import tensor as mt
 from .. import moments
 from .._blocks import row_map
-from ..utils.validation import check_array
+from .._compute import compute_now
+from .._output import LazyOutputMixin
+from ..utils.validation import check_array, validate_data
 from ._svd import eigh_svd, flip_by_rows, randomized_svd, tsqr_svd
 
 _SOLVERS = ("auto", "full", "covariance_eigh", "arpack", "randomized", "tsqr")
-
-
-as_features = moments.checked_features
 
 
 def _project(x, *, mean, components, scale):
@@ -24,12 +27,25 @@ def _project(x, *, mean, components, scale):
     return out / scale if scale is not None else out
 
 
+def _log_likelihood(x, *, mean, precision, logdet):
+    """scikit-learn's ``PCA.score_samples`` of a row block."""
+    xr = x - mean
+    out = -0.5 * np.sum(xr * (xr @ precision), axis=1)
+    out -= 0.5 * (x.shape[1] * np.log(2.0 * np.pi) - logdet)
+    return out
+
+
 def _unproject(x, *, components, scale, mean):
     return (x * scale if scale is not None else x) @ components + mean
 
 
-class _Projection(TransformerMixin, BaseEstimator):
+class _Projection(ClassNamePrefixFeaturesOutMixin, LazyOutputMixin, TransformerMixin, BaseEstimator):
     """transform / inverse_transform shared by PCA and TruncatedSVD."""
+
+    @property
+    def _n_features_out(self):
+        """Output feature names are ``<class name lowered><i>``, one per component."""
+        return self.components_.shape[0]
 
     def _scale(self):
         return None
@@ -37,10 +53,7 @@ class _Projection(TransformerMixin, BaseEstimator):
     def transform(self, X):
         """X projected on the components: a lazy tensor."""
         check_is_fitted(self)
-        X = check_array(X, dtype=[np.float64, np.float32])
-        if X.shape[1] != self.n_features_in_:
-            raise ValueError(f"X has {X.shape[1]} features, but {type(self).__name__} is expecting "
-                             f"{self.n_features_in_} features as input.")
+        X = validate_data(self, X, reset=False, dtype=[np.float64, np.float32])
         kwargs = {"mean": self._mean(), "components": self.components_, "scale": self._scale()}
         return row_map(_project, [X], shape=(X.shape[0], len(self.components_)), dtype=X.dtype,
                        kwargs=kwargs, label=f"{type(self).__name__}.transform")
@@ -64,6 +77,8 @@ class PCA(_Projection):
     (one graph per power iteration), ``'arpack'`` (computed exactly, as 'full'), ``'auto'``
     (scikit-learn's choice: covariance_eigh for tall data, randomized for few components).
     """
+
+    _parameter_constraints = {**skd.PCA._parameter_constraints, "svd_solver": [StrOptions(set(_SOLVERS))]}
 
     def __init__(self, n_components=None, *, copy=True, whiten=False, svd_solver="auto", tol=0.0,
                  iterated_power="auto", n_oversamples=10, power_iteration_normalizer="auto",
@@ -110,14 +125,15 @@ class PCA(_Projection):
 
     def fit(self, X, y=None):
         """Fit the components: one pass for the means and scatter, then the chosen solver."""
-        X = as_features(X)
+        self._validate_params()
+        X = moments.checked_features(self, X)
         n, d = (int(s) for s in X.shape)
         k = self._n_components(n, d)
         solver = self._solver(n, d, k)
         if solver == "randomized" and not isinstance(k, numbers.Integral):
             raise ValueError("n_components must be an int with svd_solver='randomized'")
         X.execute()  # read again by the solver's graphs
-        total, mean, scatter = moments.scatter([X], label="PCA.fit", check_finite=True).fetch()
+        total, mean, scatter = moments.scatter([X], label="PCA.fit", check_finite="PCA").fetch()
         if solver == "covariance_eigh":
             S, Vt = eigh_svd(scatter)
         elif solver == "randomized":
@@ -146,13 +162,42 @@ class PCA(_Projection):
             self.noise_variance_ = 0.0
         return self
 
+    def _sk(self):
+        sk = skd.PCA(**self.get_params())
+        for name in ("mean_", "components_", "explained_variance_", "noise_variance_", "n_components_",
+                     "n_features_in_", "n_samples_"):
+            setattr(sk, name, getattr(self, name))
+        return sk
+
+    def get_covariance(self):
+        """The covariance of the data under the probabilistic PCA model (scikit-learn's)."""
+        check_is_fitted(self)
+        return self._sk().get_covariance()
+
+    def get_precision(self):
+        """The inverse of ``get_covariance()`` (scikit-learn's)."""
+        check_is_fitted(self)
+        return self._sk().get_precision()
+
     def score_samples(self, X):
-        raise NotImplementedError("PCA.score_samples is not implemented for chunked data")
+        """The log-likelihood of each row under the probabilistic PCA model: lazy."""
+        check_is_fitted(self)
+        X = validate_data(self, X, reset=False, dtype=[np.float64, np.float32])
+        precision = self.get_precision()
+        kwargs = {"mean": self.mean_, "precision": precision, "logdet": fast_logdet(precision)}
+        return row_map(_log_likelihood, [X], shape=X.shape[:1], dtype=np.result_type(X.dtype, precision.dtype),
+                       kwargs=kwargs, label="PCA.score_samples")
+
+    def score(self, X, y=None):
+        """The mean log-likelihood of the rows of X, computed now."""
+        return float(compute_now(mt.mean(self.score_samples(X))))
 
 
 class TruncatedSVD(_Projection):
     """Truncated SVD (no centering) of chunked data; ``algorithm='randomized'`` (one graph per
     power iteration) or ``'arpack'`` (computed exactly by TSQR)."""
+
+    _parameter_constraints = skd.TruncatedSVD._parameter_constraints
 
     def __init__(self, n_components=2, *, algorithm="randomized", n_iter=5, n_oversamples=10,
                  power_iteration_normalizer="auto", random_state=None, tol=0.0):
@@ -168,7 +213,8 @@ class TruncatedSVD(_Projection):
         return 0.0
 
     def fit(self, X, y=None):
-        X = as_features(X)
+        self._validate_params()
+        X = moments.checked_features(self, X)
         n, d = (int(s) for s in X.shape)
         k = self.n_components
         if self.algorithm not in ("randomized", "arpack"):
@@ -178,7 +224,7 @@ class TruncatedSVD(_Projection):
         if (self.algorithm == "arpack" and k >= d) or k > d:
             raise ValueError(f"n_components({k}) must be <= n_features({d}).")
         X.execute()
-        total, mean, scatter = moments.scatter([X], label="TruncatedSVD.fit", check_finite=True).fetch()
+        total, mean, scatter = moments.scatter([X], label="TruncatedSVD.fit", check_finite="TruncatedSVD").fetch()
         zero = np.zeros(d, dtype=X.dtype)
         if self.algorithm == "arpack":
             S, Vt = tsqr_svd(X, zero)

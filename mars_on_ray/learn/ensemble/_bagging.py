@@ -5,13 +5,16 @@ from __future__ import annotations
 import numbers
 
 import numpy as np
+from sklearn import ensemble as _ske
 from sklearn.base import BaseEstimator, ClassifierMixin, RegressorMixin, clone
 from sklearn.tree import DecisionTreeClassifier, DecisionTreeRegressor
-from sklearn.utils import check_random_state
+from sklearn.utils import check_random_state, get_tags
+from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_is_fitted
 
 from .._blocks import row_map
-from ..utils.validation import check_array
+from ..utils.validation import (check_array, check_consistent_length, column_or_1d, require_y, validate_data,
+                                with_known_rows)
 from ._fitting import fit_on_draws
 
 MAX_INT = np.iinfo(np.int32).max
@@ -48,6 +51,11 @@ class _BaseBagging(BaseEstimator):
         self.random_state = random_state
         self.verbose = verbose
 
+    def __sklearn_tags__(self):
+        tags = super().__sklearn_tags__()
+        tags.input_tags.allow_nan = get_tags(self._base()).input_tags.allow_nan
+        return tags
+
     def _draws(self, rs, n, d):
         """Per estimator: (feature indices, row indices) as scikit-learn draws them."""
         n_rows = _count(self.max_samples, n, "max_samples")
@@ -68,7 +76,7 @@ class _BaseBagging(BaseEstimator):
             raise NotImplementedError("oob_score is not supported for chunked data")
         n, d = (int(s) for s in X.shape)
         draws = self._draws(check_random_state(self.random_state), n, d)
-        base = self._base()
+        self.estimator_ = base = self._base()
         models = [_with_seed(clone(base), seed) for _, _, seed in draws]
         self.estimators_ = fit_on_draws(X, y, [(f, r) for f, r, _ in draws], models, fit_params)
         self.estimators_features_ = [f for f, _, _ in draws]
@@ -78,11 +86,7 @@ class _BaseBagging(BaseEstimator):
 
     def _checked(self, X):
         check_is_fitted(self)
-        X = check_array(X, dtype=None)
-        if X.shape[1] != self.n_features_in_:
-            raise ValueError(f"X has {X.shape[1]} features, but {type(self).__name__} is expecting "
-                             f"{self.n_features_in_} features as input.")
-        return X
+        return validate_data(self, X, reset=False, dtype=None, ensure_all_finite=False)
 
 
 def _proba_block(X, *, estimators, features, n_classes):
@@ -97,6 +101,11 @@ def _proba_block(X, *, estimators, features, n_classes):
     return proba / len(estimators)
 
 
+def _log_block(P):
+    with np.errstate(divide="ignore"):  # a class no estimator gives: -inf, as scikit-learn's
+        return np.log(P)
+
+
 def _classes_block(P, *, classes):
     return classes[P.argmax(1)]
 
@@ -109,16 +118,19 @@ class BaggingClassifier(ClassifierMixin, _BaseBagging):
     """A bagging classifier over chunked data (scikit-learn's API): each estimator is fitted
     in its own task on rows drawn from all chunks; ``predict_proba`` averages them."""
 
+    _parameter_constraints = _ske.BaggingClassifier._parameter_constraints
+
     def _base(self):
         return self.estimator if self.estimator is not None else DecisionTreeClassifier()
 
     def fit(self, X, y, **fit_params):
-        X = check_array(X, dtype=None)
-        y = check_array(y, ensure_2d=False, dtype=None, input_name="y")
-        if y.ndim != 1 or y.shape[0] != X.shape[0]:
-            raise ValueError(f"Found input variables with inconsistent numbers of samples: "
-                             f"[{X.shape[0]}, {y.shape[0]}]")
+        self._validate_params()
+        require_y(self, y)
+        X = with_known_rows(validate_data(self, X, reset=True, dtype=None, ensure_all_finite=False))
+        y = column_or_1d(y, warn=True)
+        check_consistent_length(X, y)
         values = np.asarray(y.fetch())
+        check_classification_targets(values)
         self.classes_, encoded = np.unique(values, return_inverse=True)
         self.n_classes_ = len(self.classes_)
         from ...tensor.datasource import tensor
@@ -132,7 +144,13 @@ class BaggingClassifier(ClassifierMixin, _BaseBagging):
                        kwargs={"estimators": self.estimators_, "features": self.estimators_features_,
                                "n_classes": self.n_classes_}, label="BaggingClassifier.predict_proba")
 
+    def predict_log_proba(self, X):
+        """Log of the mean class probabilities of each row: a lazy tensor."""
+        P = self.predict_proba(X)
+        return row_map(_log_block, [P], shape=P.shape, dtype=P.dtype, label="BaggingClassifier.predict_log_proba")
+
     def predict(self, X):
+        """The class of largest mean probability of each row: a lazy tensor."""
         P = self.predict_proba(X)
         return row_map(_classes_block, [P], shape=P.shape[:1], dtype=self.classes_.dtype,
                        kwargs={"classes": self.classes_}, label="BaggingClassifier.predict")
@@ -142,15 +160,19 @@ class BaggingRegressor(RegressorMixin, _BaseBagging):
     """A bagging regressor over chunked data (scikit-learn's API): predictions are the mean of
     the estimators' predictions."""
 
+    _parameter_constraints = _ske.BaggingRegressor._parameter_constraints
+
     def _base(self):
         return self.estimator if self.estimator is not None else DecisionTreeRegressor()
 
     def fit(self, X, y, **fit_params):
-        X = check_array(X, dtype=None)
+        self._validate_params()
+        require_y(self, y)
+        X = with_known_rows(validate_data(self, X, reset=True, dtype=None, ensure_all_finite=False))
         y = check_array(y, ensure_2d=False, dtype=[np.float64, np.float32], input_name="y")
-        if y.shape[0] != X.shape[0]:
-            raise ValueError(f"Found input variables with inconsistent numbers of samples: "
-                             f"[{X.shape[0]}, {y.shape[0]}]")
+        if y.ndim == 2 and y.shape[1] == 1:
+            y = column_or_1d(y, warn=True)
+        check_consistent_length(X, y)
         return self._fit(X, y, fit_params)
 
     def predict(self, X):

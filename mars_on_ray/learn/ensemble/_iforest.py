@@ -10,11 +10,12 @@ import numpy as np
 from sklearn.base import BaseEstimator, OutlierMixin
 from sklearn.ensemble import IsolationForest as _SKForest
 from sklearn.utils import check_random_state
+from sklearn.utils._param_validation import Interval
 from sklearn.utils.validation import check_is_fitted
 
 from ...tensor.selection import percentile
 from .._blocks import row_map
-from ..utils.validation import check_array
+from ..utils.validation import validate_data, with_known_rows
 from ._fitting import fit_on_draws
 
 MAX_INT = np.iinfo(np.int32).max
@@ -37,6 +38,9 @@ class IsolationForest(OutlierMixin, BaseEstimator):
     """Isolation forest over chunked data (scikit-learn's API). ``n_groups`` (default: up to 8)
     says how many tasks fit the trees."""
 
+    _parameter_constraints = {**_SKForest._parameter_constraints,
+                              "n_groups": [None, Interval(numbers.Integral, 1, None, closed="left")]}
+
     def __init__(self, *, n_estimators=100, max_samples="auto", contamination="auto", max_features=1.0,
                  bootstrap=False, n_jobs=None, random_state=None, verbose=0, warm_start=False, n_groups=None):
         self.n_estimators = n_estimators
@@ -49,6 +53,11 @@ class IsolationForest(OutlierMixin, BaseEstimator):
         self.verbose = verbose
         self.warm_start = warm_start
         self.n_groups = n_groups
+
+    def __sklearn_tags__(self):
+        tags = super().__sklearn_tags__()
+        tags.input_tags.allow_nan = True  # the trees take NaN, as scikit-learn's
+        return tags
 
     def _max_samples(self, n):
         m = self.max_samples
@@ -65,6 +74,7 @@ class IsolationForest(OutlierMixin, BaseEstimator):
         raise ValueError(f"max_samples must be in (0, 1], got {m!r}")
 
     def fit(self, X, y=None, sample_weight=None):
+        self._validate_params()
         if sample_weight is not None:
             raise NotImplementedError("IsolationForest: sample_weight is not supported for chunked data")
         c = self.contamination
@@ -72,7 +82,7 @@ class IsolationForest(OutlierMixin, BaseEstimator):
             raise ValueError(f"contamination must be 'auto' or a float in (0, 0.5], got {c!r}")
         if not isinstance(self.n_estimators, numbers.Integral) or self.n_estimators < 1:
             raise ValueError(f"n_estimators must be an integer >= 1, got {self.n_estimators!r}")
-        X = check_array(X, dtype=[np.float64, np.float32])
+        X = with_known_rows(validate_data(self, X, reset=True, dtype=np.float32, ensure_all_finite=False))
         n, d = (int(s) for s in X.shape)
         self.max_samples_ = m = self._max_samples(n)
         rs = check_random_state(self.random_state)
@@ -85,34 +95,41 @@ class IsolationForest(OutlierMixin, BaseEstimator):
             draws.append((np.arange(d), pool))
             models.append(_SKForest(n_estimators=trees, max_samples=m, max_features=self.max_features,
                                     bootstrap=self.bootstrap, random_state=seed))
-        self.estimators_ = fit_on_draws(X, None, draws, models)
+        self._forests = fit_on_draws(X, None, draws, models)
+        # scikit-learn's view: every tree, with the features it saw
+        self.estimator_ = self._forests[0].estimator_
+        self.estimators_ = [tree for f in self._forests for tree in f.estimators_]
+        self.estimators_features_ = [feats for f in self._forests for feats in f.estimators_features_]
         self._weights = np.array(sizes) / self.n_estimators
         self.n_features_in_ = d
         if isinstance(c, str):
             self.offset_ = -0.5
         else:
-            self.offset_ = float(percentile(self.score_samples(X), 100.0 * c).fetch())
+            self.offset_ = float(percentile(self._map(_score_block, X, float), 100.0 * c).fetch())
         return self
 
     def _run(self, kernel, X, dtype, **extra):
-        check_is_fitted(self)
-        X = check_array(X, dtype=[np.float64, np.float32])
-        if X.shape[1] != self.n_features_in_:
-            raise ValueError(f"X has {X.shape[1]} features, but IsolationForest is expecting "
-                             f"{self.n_features_in_} features as input.")
+        return self._map(kernel, validate_data(self, X, reset=False, dtype=np.float32, ensure_all_finite=False), dtype,
+                         **extra)
+
+    def _map(self, kernel, X, dtype, **extra):
         return row_map(kernel, [X], shape=X.shape[:1], dtype=dtype,
-                       kwargs={"forests": self.estimators_, "weights": self._weights, **extra},
+                       kwargs={"forests": self._forests, "weights": self._weights, **extra},
                        label="IsolationForest")
 
     def score_samples(self, X):
         """The opposite of the anomaly score of each row (lower: more abnormal): lazy."""
+        check_is_fitted(self)
         return self._run(_score_block, X, float)
 
     def decision_function(self, X):
+        """``score_samples(X) - offset_`` (negative: outliers): lazy."""
+        check_is_fitted(self)
         return self._run(_decision_block, X, float, offset=self.offset_)
 
     def predict(self, X):
         """1 for inliers, -1 for outliers: a lazy tensor."""
+        check_is_fitted(self)
         return self._run(_predict_block, X, np.int64, offset=self.offset_)
 
     def fit_predict(self, X, y=None, **kwargs):

@@ -4,12 +4,13 @@ from __future__ import annotations
 import numpy as np
 import scipy.linalg
 import scipy.optimize
-from sklearn.base import BaseEstimator, RegressorMixin
+from sklearn import linear_model as sklm
+from sklearn.base import BaseEstimator, MultiOutputMixin, RegressorMixin
 from sklearn.utils.validation import check_is_fitted
 
 from .. import moments
 from .._blocks import row_map
-from ..utils.validation import check_array
+from ..utils.validation import check_array, check_consistent_length, check_sample_weight, require_y, validate_data
 
 _FLOATS = [np.float64, np.float32]
 
@@ -18,13 +19,15 @@ def _predict_block(x, *, coef, intercept):
     return x @ coef.T + intercept
 
 
-class LinearRegression(RegressorMixin, BaseEstimator):
+class LinearRegression(MultiOutputMixin, RegressorMixin, BaseEstimator):
     """Ordinary least squares over chunked data (scikit-learn's API).
 
     One pass computes the (weighted) means and the centered scatter matrix of ``[X, y]``;
     the coefficients solve the small normal equations by least squares (an SVD), so only
     ``n_features x n_features`` values ever meet in one place.
     """
+
+    _parameter_constraints = sklm.LinearRegression._parameter_constraints
 
     def __init__(self, *, fit_intercept=True, copy_X=True, tol=1e-6, n_jobs=None, positive=False):
         self.fit_intercept = fit_intercept
@@ -35,12 +38,13 @@ class LinearRegression(RegressorMixin, BaseEstimator):
 
     def fit(self, X, y, sample_weight=None):
         """Least-squares coefficients from one pass over [X, y]."""
-        d, y, mean, Sxx, Sxy = normal_equations(X, y, sample_weight, self.fit_intercept, "LinearRegression.fit")
+        self._validate_params()
+        d, y, mean, Sxx, Sxy = normal_equations(self, X, y, sample_weight, "LinearRegression.fit")
         if self.positive:
             coef = nonnegative_solution(Sxx, Sxy, 0.0)
         else:
             coef, _, self.rank_, _ = scipy.linalg.lstsq(Sxx, Sxy, cond=None)
-        self.singular_values_ = np.sqrt(np.clip(np.linalg.eigvalsh(Sxx)[::-1], 0, None))
+        self.singular_ = np.sqrt(np.clip(np.linalg.eigvalsh(Sxx)[::-1], 0, None))
         if not self.positive:
             self.rank_ = int(self.rank_)
         set_solution(self, coef, mean, d, y.ndim)
@@ -48,14 +52,7 @@ class LinearRegression(RegressorMixin, BaseEstimator):
 
     def predict(self, X):
         """A lazy tensor of predictions."""
-        check_is_fitted(self)
-        X = check_array(X, dtype=_FLOATS)
-        if X.shape[1] != self.n_features_in_:
-            raise ValueError(f"X has {X.shape[1]} features, but LinearRegression is expecting "
-                             f"{self.n_features_in_} features as input.")
-        tail = () if self.coef_.ndim == 1 else (self.coef_.shape[0],)
-        return row_map(_predict_block, [X], shape=X.shape[:1] + tail, dtype=X.dtype,
-                       kwargs={"coef": self.coef_, "intercept": self.intercept_}, label="LinearRegression.predict")
+        return linear_predict(self, X)
 
     def score(self, X, y, sample_weight=None):
         """R^2 of the prediction on (X, y), computed now (two passes, nothing gathered)."""
@@ -65,18 +62,26 @@ class LinearRegression(RegressorMixin, BaseEstimator):
         return float(compute_now(r2_score(y, self.predict(X), sample_weight=sample_weight)))
 
 
-def normal_equations(X, y, sample_weight, fit_intercept, label):
+def linear_predict(est, X):
+    """``X @ coef_.T + intercept_`` of a fitted linear model, lazily per row block."""
+    check_is_fitted(est)
+    X = validate_data(est, X, reset=False, dtype=_FLOATS)
+    tail = () if est.coef_.ndim == 1 else (est.coef_.shape[0],)
+    return row_map(_predict_block, [X], shape=X.shape[:1] + tail, dtype=X.dtype,
+                   kwargs={"coef": est.coef_, "intercept": est.intercept_}, label=f"{type(est).__name__}.predict")
+
+
+def normal_equations(est, X, y, sample_weight, label):
     """(n_features, y tensor, means of [X, y], X'X, X'y) from one pass of weighted moments
-    (centered when ``fit_intercept``, else uncentered with zero means)."""
-    X = check_array(X, dtype=_FLOATS)
+    (centered when ``est.fit_intercept``, else uncentered with zero means)."""
+    fit_intercept = est.fit_intercept
+    require_y(est, y)
+    X = validate_data(est, X, reset=True, dtype=_FLOATS)
     y = check_array(y, ensure_2d=False, dtype=_FLOATS, input_name="y")
     if y.ndim not in (1, 2):
         raise ValueError(f"y should be a 1d or 2d array, got shape {y.shape}")
-    if X.shape[0] != y.shape[0]:
-        raise ValueError("Found input variables with inconsistent numbers of samples: "
-                         f"[{X.shape[0]}, {y.shape[0]}]")
-    w = None if sample_weight is None else check_array(sample_weight, ensure_2d=False, dtype=_FLOATS,
-                                                       input_name="sample_weight")
+    check_consistent_length(X, y)
+    w = check_sample_weight(sample_weight, X, dtype=_FLOATS)
     d = int(X.shape[1])
     total, mean, S = moments.scatter([X, y], w, label=label).fetch()
     if not fit_intercept:  # uncentered second moments: add back the mean's part

@@ -10,17 +10,17 @@ from scipy import optimize
 from sklearn import linear_model as sklm
 from sklearn._loss.loss import HalfBinomialLoss, HalfMultinomialLoss
 from sklearn.base import BaseEstimator, ClassifierMixin
+from sklearn.linear_model._base import SparseCoefMixin
 from sklearn.linear_model._linear_loss import LinearModelLoss
 from sklearn.utils.optimize import _check_optimize_result
 from sklearn.utils.validation import check_is_fitted
 
 from .._blocks import row_map, row_reduce
 from .._compute import compute_now
-from .._convert import to_tensor
 from .._per_block import per_block
-from ..preprocessing._data import _feature_names
 from ..utils.multiclass import type_of_target
-from ..utils.validation import check_array, check_consistent_length
+from ..utils.validation import (check_consistent_length, check_sample_weight, column_or_1d, require_y,
+                                validate_data)
 
 __all__ = ["LogisticRegression"]
 
@@ -65,9 +65,11 @@ def _sum(parts):
     return sum(parts)
 
 
-class LogisticRegression(ClassifierMixin, BaseEstimator):
+class LogisticRegression(SparseCoefMixin, ClassifierMixin, BaseEstimator):
     """L2-regularised (or unpenalised, ``C=np.inf``) logistic regression with the 'lbfgs'
     solver, as scikit-learn's: binomial for two classes, multinomial for more."""
+
+    _parameter_constraints = sklm.LogisticRegression._parameter_constraints
 
     def __init__(self, penalty="deprecated", *, C=1.0, l1_ratio=0.0, dual=False, tol=1e-4, fit_intercept=True,
                  intercept_scaling=1, class_weight=None, random_state=None, solver="lbfgs", max_iter=100,
@@ -123,12 +125,11 @@ class LogisticRegression(ClassifierMixin, BaseEstimator):
     def fit(self, X, y, sample_weight=None):
         """Minimise scikit-learn's objective by L-BFGS, one graph per evaluation."""
         C = self._inverse_strength()
-        names = _feature_names(X)
-        X = check_array(X, dtype=_FLOATS)
-        y_t = to_tensor(y)
-        check_consistent_length(X, y_t, sample_weight)
-        if y_t.ndim != 1:
-            raise ValueError(f"y should be a 1d array, got an array of shape {y_t.shape} instead.")
+        require_y(self, y)
+        X = validate_data(self, X, reset=True, dtype=_FLOATS)
+        y_t = column_or_1d(y, warn=True)  # a column: scikit-learn's DataConversionWarning, raveled
+        check_consistent_length(X, y_t)
+        sample_weight = check_sample_weight(sample_weight, X, dtype=_FLOATS)
         kind = type_of_target(y, input_name="y")
         kind = kind if isinstance(kind, str) else str(compute_now(kind))
         if kind not in ("binary", "multiclass"):
@@ -143,8 +144,7 @@ class LogisticRegression(ClassifierMixin, BaseEstimator):
         X = X.execute()  # read once; every evaluation then starts from the stored blocks
         codes = row_map(_codes, [y_t], shape=y_t.shape, dtype=np.float64, kwargs={"classes": classes},
                         label="LogisticRegression.fit").execute()
-        weights = [] if sample_weight is None else [
-            check_array(sample_weight, ensure_2d=False, dtype=_FLOATS, input_name="sample_weight").execute()]
+        weights = [] if sample_weight is None else [sample_weight.execute()]
         class_weight = self._class_weights(classes, codes)
         K, d, fi = len(classes), int(X.shape[1]), int(self.fit_intercept)
         w0 = np.zeros(d + fi) if K == 2 else np.zeros((K, d + fi), order="F").ravel(order="F")
@@ -177,9 +177,6 @@ class LogisticRegression(ClassifierMixin, BaseEstimator):
         self.intercept_ = coef[:, d] if self.fit_intercept else np.zeros(coef.shape[0])
         self.n_iter_ = np.asarray([n_iter], dtype=np.int32)
         self.n_features_in_ = d
-        self.__dict__.pop("feature_names_in_", None)
-        if names is not None:
-            self.feature_names_in_ = names
         return self
 
     def _sk(self):
@@ -190,10 +187,7 @@ class LogisticRegression(ClassifierMixin, BaseEstimator):
 
     def _per_block(self, method, X, **kwargs):
         check_is_fitted(self)
-        X = check_array(X, dtype=_FLOATS)
-        if X.shape[1] != self.n_features_in_:
-            raise ValueError(f"X has {X.shape[1]} features, but LogisticRegression is expecting "
-                             f"{self.n_features_in_} features as input.")
+        X = validate_data(self, X, reset=False, dtype=_FLOATS)
         return per_block(self._sk(), method, X, label=f"LogisticRegression.{method}", **kwargs)
 
     def decision_function(self, X):

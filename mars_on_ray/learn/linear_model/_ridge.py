@@ -7,22 +7,20 @@ import warnings
 import numpy as np
 import scipy.linalg
 from sklearn import linear_model as sklm
-from sklearn.base import BaseEstimator, RegressorMixin
-from sklearn.utils.validation import check_is_fitted
+from sklearn.base import BaseEstimator, MultiOutputMixin, RegressorMixin
 
 from .._compute import compute_now
-from .._blocks import row_map
-from ..preprocessing._data import _feature_names
-from ..utils.validation import check_array
-from ._base import _FLOATS, _predict_block, nonnegative_solution, normal_equations, set_solution
+from ._base import linear_predict, nonnegative_solution, normal_equations, set_solution
 
 __all__ = ["Ridge"]
 
 
-class Ridge(RegressorMixin, BaseEstimator):
+class Ridge(MultiOutputMixin, RegressorMixin, BaseEstimator):
     """Linear least squares with L2 regularisation (scikit-learn's ``Ridge``); every solver
     name is accepted and the regularised normal equations are solved directly (``positive``:
     a non-negative least-squares solve)."""
+
+    _parameter_constraints = sklm.Ridge._parameter_constraints
 
     def __init__(self, alpha=1.0, *, fit_intercept=True, copy_X=True, max_iter=None, tol=1e-4, solver="auto",
                  positive=False, random_state=None):
@@ -46,8 +44,8 @@ class Ridge(RegressorMixin, BaseEstimator):
 
     def fit(self, X, y, sample_weight=None):
         """Coefficients from one pass over [X, y] and a small solve."""
-        names = _feature_names(X)
-        d, y, mean, Sxx, Sxy = normal_equations(X, y, sample_weight, self.fit_intercept, "Ridge.fit")
+        self._validate_params()
+        d, y, mean, Sxx, Sxy = normal_equations(self, X, y, sample_weight, "Ridge.fit")
         self._check_params(d, y.ndim, Sxy.shape[1])
         alpha = np.broadcast_to(np.asarray(self.alpha, dtype=np.float64).reshape(-1), (Sxy.shape[1],))
         eye = np.eye(d)
@@ -58,22 +56,12 @@ class Ridge(RegressorMixin, BaseEstimator):
                                     for j, a in enumerate(alpha)])
         set_solution(self, coef, mean, d, y.ndim)
         self.n_iter_ = None
-        self.__dict__.pop("feature_names_in_", None)
-        if names is not None:
-            self.feature_names_in_ = names
         self.solver_ = self.solver if self.solver != "auto" else ("lbfgs" if self.positive else "cholesky")
         return self
 
     def predict(self, X):
         """A lazy tensor of predictions."""
-        check_is_fitted(self)
-        X = check_array(X, dtype=_FLOATS)
-        if X.shape[1] != self.n_features_in_:
-            raise ValueError(f"X has {X.shape[1]} features, but Ridge is expecting "
-                             f"{self.n_features_in_} features as input.")
-        tail = () if self.coef_.ndim == 1 else (self.coef_.shape[0],)
-        return row_map(_predict_block, [X], shape=X.shape[:1] + tail, dtype=X.dtype,
-                       kwargs={"coef": self.coef_, "intercept": self.intercept_}, label="Ridge.predict")
+        return linear_predict(self, X)
 
     def score(self, X, y, sample_weight=None):
         """R^2 of the prediction on (X, y), computed now."""

@@ -24,7 +24,9 @@ def _metric(name):
     return getattr(metrics, name)
 
 
-# scorer name -> (metric, sign, method giving its second argument)
+# scores of the positive class: decision_function, else predict_proba's second column
+_THRESHOLDED = ("decision_function", "predict_proba")
+# scorer name -> (metric, sign, method(s) giving its second argument[, metric keywords])
 _SCORERS = {
     "accuracy": ("accuracy_score", 1, "predict"),
     "balanced_accuracy": ("balanced_accuracy_score", 1, "predict"),
@@ -45,6 +47,10 @@ _SCORERS = {
     "neg_mean_squared_log_error": ("mean_squared_log_error", -1, "predict"),
     "neg_mean_absolute_percentage_error": ("mean_absolute_percentage_error", -1, "predict"),
     "neg_log_loss": ("log_loss", -1, "predict_proba"),
+    "roc_auc": ("roc_auc_score", 1, _THRESHOLDED),
+    "average_precision": ("average_precision_score", 1, _THRESHOLDED),
+    "roc_auc_ovr": ("roc_auc_score", 1, "predict_proba", {"multi_class": "ovr"}),
+    "roc_auc_ovo": ("roc_auc_score", 1, "predict_proba", {"multi_class": "ovo"}),
 }
 
 
@@ -66,7 +72,13 @@ class _Named:
 
     def __call__(self, estimator, X, y):
         metric, sign, method, *kwargs = _SCORERS[self.name]
-        value = _metric(metric)(y, getattr(estimator, method)(X), **(kwargs[0] if kwargs else {}))
+        thresholded = isinstance(method, tuple)
+        if thresholded:  # scikit-learn's response_method order
+            method = next((m for m in method if hasattr(estimator, m)), method[-1])
+        scores = getattr(estimator, method)(X)
+        if thresholded and method == "predict_proba" and scores.ndim == 2 and scores.shape[1] == 2:
+            scores = scores[:, 1]  # the positive class's
+        value = _metric(metric)(y, scores, **(kwargs[0] if kwargs else {}))
         return sign * _now(value)
 
 

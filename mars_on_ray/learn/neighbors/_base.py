@@ -5,17 +5,39 @@ from __future__ import annotations
 import numbers
 
 import numpy as np
+from scipy.sparse import csr_array
+from sklearn import neighbors as _skn
 from sklearn.base import BaseEstimator
 from sklearn.metrics.pairwise import PAIRWISE_DISTANCE_FUNCTIONS
 from sklearn.utils.validation import check_is_fitted
 
+from ... import session as _session
 from ...tensor.datasource import arange
 from .._blocks import row_map
-from ..utils.validation import check_array
+from ..utils.validation import validate_data
 from . import _kernels as K
 from ._pairs import pair_reduce
 
 _FLOATS = [np.float64, np.float32]
+
+
+def _graph_mode(mode):
+    if mode not in ("connectivity", "distance"):
+        raise ValueError(f'Unsupported mode, must be one of "connectivity", or "distance" but got "{mode}" instead')
+
+
+def _now(*lazy):
+    """The values of lazy results computed together (one graph)."""
+    _session.execute(*lazy)
+    return [t.fetch() for t in lazy]
+
+
+def _sparse(matrix):
+    try:  # scikit-learn's choice between SciPy's sparse arrays and matrices
+        from sklearn.utils import _align_api_if_sparse
+    except ImportError:  # pragma: no cover - older scikit-learn
+        return matrix
+    return _align_api_if_sparse(matrix)
 
 
 class NearestNeighbors(BaseEstimator):
@@ -25,6 +47,8 @@ class NearestNeighbors(BaseEstimator):
     are lazy tensors: ``kneighbors`` gives (n_queries, k) distances and int indices,
     ``radius_neighbors`` object tensors of per-row arrays, as scikit-learn.
     """
+
+    _parameter_constraints = _skn.NearestNeighbors._parameter_constraints
 
     def __init__(self, *, n_neighbors=5, radius=1.0, algorithm="auto", leaf_size=30,
                  metric="minkowski", p=2, metric_params=None, n_jobs=None):
@@ -54,10 +78,11 @@ class NearestNeighbors(BaseEstimator):
 
     def fit(self, X, y=None):
         """Remember (and execute once) the fitted rows."""
+        self._validate_params()
         if self.algorithm not in ("auto", "brute", "ball_tree", "kd_tree"):
             raise ValueError(f"algorithm {self.algorithm!r} is not valid")
         self.effective_metric_, self.effective_metric_params_ = self._effective_metric()
-        self._fit_X = check_array(X, dtype=_FLOATS).execute()
+        self._fit_X = validate_data(self, X, reset=True, dtype=_FLOATS).execute()
         self.n_samples_fit_ = int(self._fit_X.shape[0])
         self.n_features_in_ = int(self._fit_X.shape[1])
         self._fit_method = "brute"
@@ -65,11 +90,7 @@ class NearestNeighbors(BaseEstimator):
 
     def _query(self, X):
         check_is_fitted(self, "_fit_X")
-        X = check_array(X, dtype=_FLOATS)
-        if X.shape[1] != self.n_features_in_:
-            raise ValueError(f"X has {X.shape[1]} features, but NearestNeighbors is expecting "
-                             f"{self.n_features_in_} features as input.")
-        return X
+        return validate_data(self, X, reset=False, dtype=_FLOATS)
 
     def _metric_kwargs(self):
         return {"metric": self.effective_metric_, "metric_params": self.effective_metric_params_}
@@ -124,3 +145,34 @@ class NearestNeighbors(BaseEstimator):
         dist = row_map(K.pick_column, [both], shape=(n,), dtype=object, kwargs={"column": 0, "sort": sort_results},
                        label="NearestNeighbors.radius_neighbors")
         return dist, ind
+
+    def kneighbors_graph(self, X=None, n_neighbors=None, mode="connectivity"):
+        """The k-neighbours graph as scikit-learn's: a SciPy CSR matrix (n_queries x
+        n_samples_fit, ``n_neighbors`` entries a row), computed now from ``kneighbors``."""
+        check_is_fitted(self, "_fit_X")
+        _graph_mode(mode)
+        k = self.n_neighbors if n_neighbors is None else n_neighbors
+        if mode == "connectivity":
+            (ind,) = _now(self.kneighbors(X, k, return_distance=False))
+            data = np.ones(ind.size)
+        else:
+            data, ind = _now(*self.kneighbors(X, k))
+        indptr = np.arange(0, ind.size + 1, k)
+        return _sparse(csr_array((np.ravel(data), ind.ravel(), indptr), shape=(len(ind), self.n_samples_fit_)))
+
+    def radius_neighbors_graph(self, X=None, radius=None, mode="connectivity", sort_results=False):
+        """The radius-neighbours graph as scikit-learn's: a SciPy CSR matrix (n_queries x
+        n_samples_fit), computed now from ``radius_neighbors``."""
+        check_is_fitted(self, "_fit_X")
+        _graph_mode(mode)
+        if mode == "connectivity":
+            (ind,) = _now(self.radius_neighbors(X, radius, return_distance=False))
+            data = None
+        else:
+            dist, ind = _now(*self.radius_neighbors(X, radius, sort_results=sort_results))
+            data = np.concatenate(list(dist))
+        counts = np.array([len(a) for a in ind])
+        columns = np.concatenate(list(ind))
+        data = np.ones(len(columns)) if data is None else data
+        indptr = np.concatenate((np.zeros(1, dtype=int), np.cumsum(counts)))
+        return _sparse(csr_array((data, columns, indptr), shape=(len(ind), self.n_samples_fit_)))

@@ -4,16 +4,16 @@ and the vote / average runs per query block with scikit-learn's formulas."""
 from __future__ import annotations
 
 import numpy as np
-from sklearn.base import ClassifierMixin, RegressorMixin
+from sklearn import neighbors as _skn
+from sklearn.base import ClassifierMixin, MultiOutputMixin, RegressorMixin
 from sklearn.utils.validation import check_is_fitted
 
 from ...tensor.datasource import arange
 from .._blocks import row_map, row_reduce
 from .._compute import compute_now
 from .._convert import to_tensor
-from ..preprocessing._data import _feature_names
 from ..utils.multiclass import type_of_target
-from ..utils.validation import check_array, check_consistent_length
+from ..utils.validation import check_array, check_consistent_length, require_y
 from . import _kernels as K
 from ._base import NearestNeighbors
 from ._pairs import pair_reduce
@@ -119,7 +119,7 @@ def _average(block, *, k, weights, single):
     return pred.ravel() if single else pred
 
 
-class _Supervised(NearestNeighbors):
+class _Supervised(MultiOutputMixin, NearestNeighbors):
     def __init__(self, n_neighbors=5, *, weights="uniform", algorithm="auto", leaf_size=30, p=2,
                  metric="minkowski", metric_params=None, n_jobs=None):
         super().__init__(n_neighbors=n_neighbors, algorithm=algorithm, leaf_size=leaf_size, metric=metric, p=p,
@@ -144,12 +144,8 @@ class _Supervised(NearestNeighbors):
             warnings.warn("A column-vector y was passed when a 1d array was expected. Please change the "
                           "shape of y to (n_samples,), for example using ravel().", DataConversionWarning)
             y = y.ravel()
-        self.outputs_2d_ = y.ndim == 2
-        names = _feature_names(X)
+        self._outputs_2d = y.ndim == 2
         super().fit(X)
-        self.__dict__.pop("feature_names_in_", None)
-        if names is not None:
-            self.feature_names_in_ = names
         width = 1 if y.ndim == 1 else int(y.shape[1])
         self._targets = row_map(kernel, [y], shape=(y.shape[0], width), dtype=np.float64, kwargs=kwargs,
                                 label=f"{type(self).__name__}.fit").execute()
@@ -197,8 +193,12 @@ class KNeighborsClassifier(ClassifierMixin, _Supervised):
     """k-nearest-neighbour vote, as scikit-learn's ``KNeighborsClassifier`` (brute force by
     chunk pairs; ``weights`` 'uniform', 'distance' or a callable)."""
 
+    _parameter_constraints = _skn.KNeighborsClassifier._parameter_constraints
+
     def fit(self, X, y):
         """Remember the rows and the classes of their labels."""
+        self._validate_params()
+        require_y(self, y)
         kind = type_of_target(y, input_name="y")
         kind = str(compute_now(kind)) if not isinstance(kind, str) else kind
         if kind not in ("binary", "multiclass", "multiclass-multioutput", "multilabel-indicator"):
@@ -208,7 +208,8 @@ class KNeighborsClassifier(ClassifierMixin, _Supervised):
         classes = compute_now(row_reduce(_distinct_columns, _union_columns, _identity, [t], dtype=object,
                                          label="KNeighborsClassifier.classes"))
         self._fit_targets(X, y, _codes, {"classes": classes})
-        self.classes_ = classes if self.outputs_2d_ else classes[0]
+        self.classes_ = classes if self._outputs_2d else classes[0]
+        self.outputs_2d_ = self._outputs_2d  # scikit-learn's classifier has it, its regressor not
         self._classes = classes
         return self
 
@@ -219,7 +220,7 @@ class KNeighborsClassifier(ClassifierMixin, _Supervised):
         proba = row_map(_proba, [both], shape=(both.shape[0], sum(sizes)), dtype=np.float64,
                         kwargs={"k": self.n_neighbors, "n_classes": sizes, "weights": self.weights},
                         label="KNeighborsClassifier.predict_proba")
-        if not self.outputs_2d_:
+        if not self._outputs_2d:
             return proba
         starts = np.cumsum([0] + sizes)
         return [row_map(_split_proba, [proba], shape=(proba.shape[0], int(b - a)), dtype=np.float64,
@@ -230,10 +231,10 @@ class KNeighborsClassifier(ClassifierMixin, _Supervised):
         """Lazy predicted classes."""
         both = self._neighbours(X)
         dtype = np.result_type(*[c.dtype for c in self._classes])
-        shape = (both.shape[0],) + ((len(self._classes),) if self.outputs_2d_ else ())
+        shape = (both.shape[0],) + ((len(self._classes),) if self._outputs_2d else ())
         return row_map(_vote, [both], shape=shape, dtype=dtype,
                        kwargs={"k": self.n_neighbors, "n_classes": [len(c) for c in self._classes],
-                               "weights": self.weights, "classes": self._classes, "single": not self.outputs_2d_},
+                               "weights": self.weights, "classes": self._classes, "single": not self._outputs_2d},
                        label="KNeighborsClassifier.predict")
 
     def score(self, X, y, sample_weight=None):
@@ -251,8 +252,12 @@ class KNeighborsRegressor(RegressorMixin, _Supervised):
     """Mean (or distance-weighted mean) target of the k nearest neighbours, as scikit-learn's
     ``KNeighborsRegressor``."""
 
+    _parameter_constraints = _skn.KNeighborsRegressor._parameter_constraints
+
     def fit(self, X, y):
         """Remember the rows and their targets."""
+        self._validate_params()
+        require_y(self, y)
         y = check_array(y, ensure_2d=False, dtype=[np.float64, np.float32], input_name="y")
         return self._fit_targets(X, y, _as_targets)
 
@@ -260,9 +265,9 @@ class KNeighborsRegressor(RegressorMixin, _Supervised):
         """Lazy predicted targets."""
         both = self._neighbours(X)
         m = int(self._targets.shape[1])
-        shape = (both.shape[0],) + ((m,) if self.outputs_2d_ else ())
+        shape = (both.shape[0],) + ((m,) if self._outputs_2d else ())
         return row_map(_average, [both], shape=shape, dtype=np.float64,
-                       kwargs={"k": self.n_neighbors, "weights": self.weights, "single": not self.outputs_2d_},
+                       kwargs={"k": self.n_neighbors, "weights": self.weights, "single": not self._outputs_2d},
                        label="KNeighborsRegressor.predict")
 
     def score(self, X, y, sample_weight=None):

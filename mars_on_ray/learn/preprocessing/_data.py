@@ -14,8 +14,9 @@ from sklearn.base import BaseEstimator, OneToOneFeatureMixin, TransformerMixin
 
 from .._blocks import row_map, row_reduce
 from .._compute import compute_now
+from .._output import LazyOutputMixin
 from .._per_block import per_block
-from ..utils.validation import check_array
+from ..utils.validation import check_array, validate_data
 
 __all__ = ["MinMaxScaler", "minmax_scale", "normalize"]
 
@@ -44,21 +45,30 @@ def _identity(x):
     return x
 
 
-def _feature_names(X):
-    columns = getattr(X, "columns", None)
-    if columns is None:
-        return None
-    names = np.asarray(columns, dtype=object)
-    return names if all(isinstance(c, str) for c in names) else None
+def check_inverse_input(est, X):
+    """X for ``inverse_transform``: scikit-learn checks the array and its number of columns,
+    not feature names (X is usually an earlier transform's output)."""
+    t = check_array(X, dtype=_FLOATS, ensure_all_finite="allow-nan")
+    if t.shape[1] != est.n_features_in_:
+        raise ValueError(f"X has {t.shape[1]} features, but {type(est).__name__} is expecting "
+                         f"{est.n_features_in_} features as input.")
+    return t
 
 
-class MinMaxScaler(OneToOneFeatureMixin, TransformerMixin, BaseEstimator):
+class MinMaxScaler(OneToOneFeatureMixin, LazyOutputMixin, TransformerMixin, BaseEstimator):
     """Scale each feature to ``feature_range``, as scikit-learn's ``MinMaxScaler``."""
+
+    _parameter_constraints = skp.MinMaxScaler._parameter_constraints
 
     def __init__(self, feature_range=(0, 1), *, copy=True, clip=False):
         self.feature_range = feature_range
         self.copy = copy
         self.clip = clip
+
+    def __sklearn_tags__(self):
+        tags = super().__sklearn_tags__()
+        tags.input_tags.allow_nan = True  # NaNs are ignored in fit and kept in transform
+        return tags
 
     def _sk(self):
         return skp.MinMaxScaler(feature_range=self.feature_range, copy=True, clip=self.clip)
@@ -71,13 +81,10 @@ class MinMaxScaler(OneToOneFeatureMixin, TransformerMixin, BaseEstimator):
 
     def partial_fit(self, X, y=None):
         """Update the per-feature minimum and maximum with the rows of ``X``."""
-        names = _feature_names(X)
-        t = check_array(X, dtype=_FLOATS, ensure_all_finite="allow-nan")
-        self._sk().fit(np.zeros((1, t.shape[1]), t.dtype))  # scikit-learn's parameter checks, now
+        self._validate_params()
         sk = getattr(self, "_fitted", None)
-        if sk is not None and t.shape[1] != sk.n_features_in_:
-            raise ValueError(f"X has {t.shape[1]} features, but MinMaxScaler is expecting "
-                             f"{sk.n_features_in_} features as input.")
+        t = validate_data(self, X, reset=sk is None, dtype=_FLOATS, ensure_all_finite="allow-nan")
+        self._sk().fit(np.zeros((1, t.shape[1]), t.dtype))  # scikit-learn's parameter checks, now
         lo, hi, n = compute_now(row_reduce(_min_max, _merge_min_max, _identity, [t], dtype=object,
                                            label="MinMaxScaler.fit"))
         seen = 0 if sk is None else sk.n_samples_seen_
@@ -88,23 +95,14 @@ class MinMaxScaler(OneToOneFeatureMixin, TransformerMixin, BaseEstimator):
         for name in ("min_", "scale_", "data_min_", "data_max_", "data_range_", "n_features_in_",
                      "n_samples_seen_"):
             setattr(self, name, getattr(sk, name))
-        if names is not None:
-            self.feature_names_in_ = names
         return self
-
-    def _check_input(self, X):
-        t = check_array(X, dtype=_FLOATS, ensure_all_finite="allow-nan")
-        if t.shape[1] != self.n_features_in_:
-            raise ValueError(f"X has {t.shape[1]} features, but {type(self).__name__} is expecting "
-                             f"{self.n_features_in_} features as input.")
-        return t
 
     def transform(self, X):
         """Lazy scaled X."""
         from sklearn.utils.validation import check_is_fitted
 
         check_is_fitted(self)
-        t = self._check_input(X)
+        t = validate_data(self, X, reset=False, dtype=_FLOATS, ensure_all_finite="allow-nan")
         return per_block(self._fitted, "transform", t, rest_shape=t.shape[1:], dtype=t.dtype,
                          label="MinMaxScaler.transform")
 
@@ -113,7 +111,7 @@ class MinMaxScaler(OneToOneFeatureMixin, TransformerMixin, BaseEstimator):
         from sklearn.utils.validation import check_is_fitted
 
         check_is_fitted(self)
-        t = self._check_input(X)
+        t = check_inverse_input(self, X)
         return per_block(self._fitted, "inverse_transform", t, rest_shape=t.shape[1:], dtype=t.dtype,
                          label="MinMaxScaler.inverse_transform")
 

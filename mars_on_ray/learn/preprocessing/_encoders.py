@@ -18,8 +18,9 @@ from sklearn.utils.validation import check_is_fitted
 from .._blocks import row_map, row_reduce
 from .._compute import as_lazy, compute_now
 from .._convert import is_lazy, to_tensor
+from .._output import LazyOutputMixin
 from .._per_block import Est
-from ..utils.validation import check_array
+from ..utils.validation import check_array, check_feature_names
 
 __all__ = ["OneHotEncoder", "OrdinalEncoder"]
 
@@ -71,8 +72,13 @@ def _encode(*blocks, layout, est, method):
     return getattr(est.obj, method)(layout.frame(blocks))
 
 
-class _Encoder(TransformerMixin, BaseEstimator):
+class _Encoder(LazyOutputMixin, TransformerMixin, BaseEstimator):
     _sk_class = None
+
+    def __sklearn_tags__(self):
+        tags = super().__sklearn_tags__()
+        tags.input_tags = self._sk_class().__sklearn_tags__().input_tags  # strings, NaN: as scikit-learn's
+        return tags
 
     def _sk_params(self):
         if self.min_frequency is not None or self.max_categories is not None:
@@ -82,6 +88,7 @@ class _Encoder(TransformerMixin, BaseEstimator):
 
     def fit(self, X, y=None):
         """Find each column's categories (its sorted distinct values, unless given)."""
+        self._validate_params()
         sk = self._sk_class(**self._sk_params())
         rows, layout = _split(X)
         n = rows[0].shape[0]
@@ -96,6 +103,7 @@ class _Encoder(TransformerMixin, BaseEstimator):
             np.column_stack(padded).astype(rows[0].dtype)
         sk.fit(sample)
         for name in ("categories_", "drop_idx_", "n_features_in_", "feature_names_in_"):
+            self.__dict__.pop(name, None)
             if hasattr(sk, name):
                 setattr(self, name, getattr(sk, name))
         self._sk = sk
@@ -105,6 +113,8 @@ class _Encoder(TransformerMixin, BaseEstimator):
         check_is_fitted(self)
         rows, layout = _split(X)
         n_in = len(layout.names) if layout.names is not None else int(rows[0].shape[1])
+        if method == "transform":
+            check_feature_names(self, X)
         if method == "transform" and n_in != self.n_features_in_:
             raise ValueError(f"X has {n_in} features, but {type(self).__name__} is expecting "
                              f"{self.n_features_in_} features as input.")
@@ -134,6 +144,8 @@ class OneHotEncoder(_Encoder):
     """One indicator column per category, as scikit-learn's ``OneHotEncoder``; dense output
     only (``sparse_output=False`` is the default here; True raises NotImplementedError)."""
 
+    _parameter_constraints = skp.OneHotEncoder._parameter_constraints
+
     _sk_class = skp.OneHotEncoder
 
     def __init__(self, *, categories="auto", drop=None, sparse_output=False, dtype=np.float64,
@@ -156,6 +168,8 @@ class OneHotEncoder(_Encoder):
 
 class OrdinalEncoder(_Encoder):
     """Each category as an integer code (in a float column), as scikit-learn's ``OrdinalEncoder``."""
+
+    _parameter_constraints = skp.OrdinalEncoder._parameter_constraints
 
     _sk_class = skp.OrdinalEncoder
 

@@ -7,15 +7,17 @@ from sklearn import preprocessing as skp
 from sklearn.base import BaseEstimator, TransformerMixin
 from sklearn.utils.validation import check_is_fitted
 
+from .._output import LazyOutputMixin
 from .._per_block import per_block
-from ..utils.validation import check_array
-from ._data import _feature_names
+from ..utils.validation import validate_data
 
 __all__ = ["PolynomialFeatures"]
 
 
-class PolynomialFeatures(TransformerMixin, BaseEstimator):
+class PolynomialFeatures(LazyOutputMixin, TransformerMixin, BaseEstimator):
     """Polynomial and interaction features, as scikit-learn's ``PolynomialFeatures`` (dense)."""
+
+    _parameter_constraints = skp.PolynomialFeatures._parameter_constraints
 
     def __init__(self, degree=2, *, interaction_only=False, include_bias=True, order="C"):
         self.degree = degree
@@ -25,12 +27,9 @@ class PolynomialFeatures(TransformerMixin, BaseEstimator):
 
     def fit(self, X, y=None):
         """Compute the output powers from the number of features."""
-        t = check_array(X)
+        self._validate_params()
+        t = validate_data(self, X, reset=True)
         sk = skp.PolynomialFeatures(**self.get_params()).fit(np.zeros((1, t.shape[1]), t.dtype))
-        self.__dict__.pop("feature_names_in_", None)
-        names = _feature_names(X)
-        if names is not None:
-            self.feature_names_in_ = names
         self.n_features_in_, self.n_output_features_ = sk.n_features_in_, sk.n_output_features_
         self._min_degree, self._max_degree = sk._min_degree, sk._max_degree
         self._sk = sk
@@ -52,8 +51,5 @@ class PolynomialFeatures(TransformerMixin, BaseEstimator):
     def transform(self, X):
         """Lazy polynomial features of X, computed per row block."""
         check_is_fitted(self)
-        t = check_array(X)
-        if t.shape[1] != self.n_features_in_:
-            raise ValueError(f"X has {t.shape[1]} features, but PolynomialFeatures is expecting "
-                             f"{self.n_features_in_} features as input.")
+        t = validate_data(self, X, reset=False)
         return per_block(self._sk, "transform", t, label="PolynomialFeatures.transform")

@@ -16,9 +16,10 @@ from ... import tensor as mt
 from ...tensor.selection import _quantile
 from .._blocks import row_map, row_reduce
 from .._compute import compute_now
+from .._output import LazyOutputMixin
 from .._per_block import per_block
-from ..utils.validation import check_array
-from ._data import _FLOATS, _feature_names, _identity, fit_transform_along
+from ..utils.validation import check_array, check_sample_weight, validate_data
+from ._data import _FLOATS, _identity, check_inverse_input, fit_transform_along
 
 __all__ = ["StandardScaler", "scale", "MaxAbsScaler", "maxabs_scale", "RobustScaler", "robust_scale",
            "Binarizer", "binarize"]
@@ -32,24 +33,18 @@ def _handle_zeros(scale, constant=None):
     return scale
 
 
-class _Fitted(OneToOneFeatureMixin, TransformerMixin, BaseEstimator):
+class _Fitted(OneToOneFeatureMixin, LazyOutputMixin, TransformerMixin, BaseEstimator):
     """Shared by the scalers: ``_sk`` (scikit-learn's fitted object) applied per row block."""
 
     _attrs: tuple = ()
 
+    def __sklearn_tags__(self):
+        tags = super().__sklearn_tags__()
+        tags.input_tags.allow_nan = True  # NaNs are ignored in fit and kept in transform
+        return tags
+
     def _validate(self, X, reset):
-        t = check_array(X, dtype=_FLOATS, ensure_all_finite="allow-nan", estimator=self)
-        if reset:
-            self.n_features_in_ = int(t.shape[1])
-            names = _feature_names(X)
-            if names is not None:
-                self.feature_names_in_ = names
-            else:
-                self.__dict__.pop("feature_names_in_", None)
-        elif t.shape[1] != self.n_features_in_:
-            raise ValueError(f"X has {t.shape[1]} features, but {type(self).__name__} is expecting "
-                             f"{self.n_features_in_} features as input.")
-        return t
+        return validate_data(self, X, reset=reset, dtype=_FLOATS, ensure_all_finite="allow-nan")
 
     def _publish(self, sk):
         sk.n_features_in_ = self.n_features_in_
@@ -59,7 +54,7 @@ class _Fitted(OneToOneFeatureMixin, TransformerMixin, BaseEstimator):
 
     def _apply(self, method, X):
         check_is_fitted(self)
-        t = self._validate(X, reset=False)
+        t = self._validate(X, reset=False) if method == "transform" else check_inverse_input(self, X)
         return per_block(self._sk, method, t, rest_shape=t.shape[1:], dtype=t.dtype,
                          label=f"{type(self).__name__}.{method}")
 
@@ -106,6 +101,8 @@ class StandardScaler(_Fitted):
     """Remove the mean and scale to unit variance, as scikit-learn's ``StandardScaler``
     (NaNs ignored in fit and kept in transform; ``sample_weight`` in fit)."""
 
+    _parameter_constraints = skp.StandardScaler._parameter_constraints
+
     def __init__(self, *, copy=True, with_mean=True, with_std=True):
         self.copy = copy
         self.with_mean = with_mean
@@ -121,10 +118,10 @@ class StandardScaler(_Fitted):
 
     def partial_fit(self, X, y=None, sample_weight=None):
         """Update the mean and variance with the rows of X (one pass over them)."""
+        self._validate_params()
         first = not hasattr(self, "n_samples_seen_")
         t = self._validate(X, reset=first)
-        weights = [] if sample_weight is None else [
-            check_array(sample_weight, ensure_2d=False, dtype=_FLOATS, input_name="sample_weight")]
+        weights = [] if sample_weight is None else [check_sample_weight(sample_weight, t, dtype=_FLOATS)]
         neither = not self.with_mean and not self.with_std  # scikit-learn then counts rows, unweighted
         count, mean, m2 = compute_now(row_reduce(_moments, _merge_moments, _identity,
                                                  [t] if neither else [t, *weights], dtype=object,
@@ -174,6 +171,8 @@ def _merge_max_abs(parts):
 class MaxAbsScaler(_Fitted):
     """Scale each feature by its maximum absolute value, as scikit-learn's ``MaxAbsScaler``."""
 
+    _parameter_constraints = skp.MaxAbsScaler._parameter_constraints
+
     def __init__(self, *, copy=True, clip=False):
         self.copy = copy
         self.clip = clip
@@ -182,12 +181,14 @@ class MaxAbsScaler(_Fitted):
 
     def fit(self, X, y=None):
         """Compute the maximum absolute value of each feature."""
+        self._validate_params()
         for name in ("n_samples_seen_", "max_abs_", "scale_"):
             self.__dict__.pop(name, None)
         return self.partial_fit(X, y)
 
     def partial_fit(self, X, y=None):
         """Update the maxima with the rows of X."""
+        self._validate_params()
         first = not hasattr(self, "n_samples_seen_")
         t = self._validate(X, reset=first)
         sk = skp.MaxAbsScaler(copy=True, clip=self.clip)
@@ -216,6 +217,8 @@ class RobustScaler(_Fitted):
     """Center by the median and scale by a quantile range, as scikit-learn's ``RobustScaler``
     (exact quantiles of each column's non-NaN values, by the tensor's selection)."""
 
+    _parameter_constraints = skp.RobustScaler._parameter_constraints
+
     def __init__(self, *, with_centering=True, with_scaling=True, quantile_range=(25.0, 75.0), copy=True,
                  unit_variance=False):
         self.with_centering = with_centering
@@ -228,6 +231,7 @@ class RobustScaler(_Fitted):
 
     def fit(self, X, y=None):
         """Compute each feature's median and quantile range."""
+        self._validate_params()
         t = self._validate(X, reset=True)
         q_min, q_max = self.quantile_range
         if not 0 <= q_min <= q_max <= 100:
@@ -268,8 +272,10 @@ def _binarize_block(block, threshold):
     return skp.binarize(block, threshold=threshold)
 
 
-class Binarizer(OneToOneFeatureMixin, TransformerMixin, BaseEstimator):
+class Binarizer(OneToOneFeatureMixin, LazyOutputMixin, TransformerMixin, BaseEstimator):
     """Values above ``threshold`` to 1, the others to 0, as scikit-learn's ``Binarizer``."""
+
+    _parameter_constraints = skp.Binarizer._parameter_constraints
 
     def __init__(self, *, threshold=0.0, copy=True):
         self.threshold = threshold
@@ -277,20 +283,14 @@ class Binarizer(OneToOneFeatureMixin, TransformerMixin, BaseEstimator):
 
     def fit(self, X, y=None):
         """Validate X (nothing is learned)."""
-        t = check_array(X)
-        self.n_features_in_ = int(t.shape[1])
-        names = _feature_names(X)
-        if names is not None:
-            self.feature_names_in_ = names
+        self._validate_params()
+        validate_data(self, X, reset=True)
         return self
 
     def transform(self, X, copy=None):
         """Lazy binarized X."""
         check_is_fitted(self)
-        t = check_array(X)
-        if t.shape[1] != self.n_features_in_:
-            raise ValueError(f"X has {t.shape[1]} features, but Binarizer is expecting "
-                             f"{self.n_features_in_} features as input.")
+        t = validate_data(self, X, reset=False)
         return binarize(t, threshold=self.threshold)
 
 

@@ -6,9 +6,12 @@ import numbers
 import warnings
 
 import numpy as np
+from sklearn import semi_supervised as _sks
 from sklearn.base import BaseEstimator, ClassifierMixin
 from sklearn.exceptions import ConvergenceWarning
+from sklearn.utils._param_validation import StrOptions
 from sklearn.utils.multiclass import check_classification_targets
+from sklearn.utils import validation as _skv
 from sklearn.utils.validation import check_is_fitted
 
 from ... import session as _session
@@ -16,7 +19,7 @@ from ...tensor.datasource import tensor
 from .._blocks import row_map, row_reduce
 from ..neighbors import NearestNeighbors
 from ..neighbors._pairs import pair_reduce
-from ..utils.validation import check_array
+from ..utils.validation import check_consistent_length, require_y, validate_data, with_known_rows
 from . import _kernels as K
 
 _FLOATS = [np.float64, np.float32]
@@ -28,6 +31,9 @@ class LabelPropagation(ClassifierMixin, BaseEstimator):
     ``kernel='rbf'`` multiplies by the affinity matrix block pair by block pair, never holding
     it; ``kernel='knn'`` finds each row's neighbours once, then sums their label rows.
     """
+
+    _parameter_constraints = {**_sks.LabelPropagation._parameter_constraints,
+                              "kernel": [StrOptions({"knn", "rbf"})]}
 
     def __init__(self, kernel="rbf", *, gamma=20, n_neighbors=7, max_iter=1000, tol=1e-3, n_jobs=None):
         self.kernel = kernel
@@ -46,15 +52,16 @@ class LabelPropagation(ClassifierMixin, BaseEstimator):
                        label="LabelPropagation.fit")
 
     def fit(self, X, y):
+        self._validate_params()
+        require_y(self, y)
         if self.kernel not in ("rbf", "knn"):
             raise ValueError(f"kernel should be 'rbf' or 'knn', got {self.kernel!r}")
         if not isinstance(self.max_iter, numbers.Integral) or self.max_iter < 1:
             raise ValueError(f"max_iter should be an integer >= 1, got {self.max_iter!r}")
-        X = check_array(X, dtype=_FLOATS)
-        y = np.asarray(y.fetch() if hasattr(y, "fetch") else y)
-        if y.ndim != 1 or len(y) != X.shape[0]:
-            raise ValueError("Found input variables with inconsistent numbers of samples: "
-                             f"[{X.shape[0]}, {len(y)}]")
+        X = with_known_rows(validate_data(self, X, reset=True, dtype=_FLOATS))
+        y = np.asarray(y.fetch() if hasattr(y, "fetch") else y)  # the labels: one value per row
+        check_consistent_length(X, y)
+        y = _skv.column_or_1d(y, warn=True)
         check_classification_targets(y)
         self.X_ = X.execute()
         if self.kernel == "knn":
@@ -94,10 +101,7 @@ class LabelPropagation(ClassifierMixin, BaseEstimator):
     def predict_proba(self, X):
         """Class probabilities of new rows from the fitted label distributions: lazy."""
         check_is_fitted(self)
-        X = check_array(X, dtype=_FLOATS)
-        if X.shape[1] != self.n_features_in_:
-            raise ValueError(f"X has {X.shape[1]} features, but LabelPropagation is expecting "
-                             f"{self.n_features_in_} features as input.")
+        X = validate_data(self, X, reset=False, dtype=_FLOATS)
         c = len(self.classes_)
         if self.kernel == "rbf":
             raw = pair_reduce(K.rbf_times, K.add_all, X, [self.X_, self.label_distributions_], shape_tail=(c,),

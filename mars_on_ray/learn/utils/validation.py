@@ -12,6 +12,7 @@ import math
 import warnings
 
 import numpy as np
+import pandas as pd
 from sklearn.exceptions import DataConversionWarning
 from sklearn.utils import validation as _skv
 
@@ -22,7 +23,7 @@ from ...tensor.rechunk import rechunk_tiled
 from .._convert import is_lazy, to_tensor
 
 __all__ = ["assert_all_finite", "check_array", "check_X_y", "check_consistent_length",
-           "column_or_1d", "check_is_fitted", "num_samples"]
+           "column_or_1d", "check_is_fitted", "num_samples", "validate_data"]
 
 check_is_fitted = _skv.check_is_fitted  # works on attributes only: scikit-learn's is exact
 
@@ -30,20 +31,22 @@ check_is_fitted = _skv.check_is_fitted  # works on attributes only: scikit-learn
 class CheckFinite(Operand):
     """Each block unchanged, after scikit-learn's finiteness check on it."""
 
-    _params = ("allow_nan", "input_name")
+    _params = ("allow_nan", "input_name", "estimator_name")
 
     def tile(self, ctx, out):
         return blockwise_tile(self, out, [ctx[out.inputs[0]]], rechunk_tiled)
 
     def execute(self, block):
-        _skv._assert_all_finite(block, allow_nan=self.allow_nan, input_name=self.input_name or "")
+        _skv._assert_all_finite(block, allow_nan=self.allow_nan, input_name=self.input_name or "",
+                                estimator_name=self.estimator_name)
         return block
 
 
-def _checked_finite(t: Tensor, allow_nan: bool, input_name: str = "") -> Tensor:
+def _checked_finite(t: Tensor, allow_nan: bool, input_name: str = "", estimator_name=None) -> Tensor:
     if t.dtype.kind not in "fc":  # integers, booleans: always finite (scikit-learn skips them too)
         return t
-    op = CheckFinite(allow_nan=bool(allow_nan), input_name=input_name, label="check_finite")
+    op = CheckFinite(allow_nan=bool(allow_nan), input_name=input_name, estimator_name=estimator_name,
+                     label="check_finite")
     return new_tensor(op, [t], t.shape, t.dtype)
 
 
@@ -134,7 +137,7 @@ def check_array(array, accept_sparse=False, *, accept_large_sparse=True, dtype="
                              "Reshape your data either using array.reshape(-1, 1) if your data has "
                              "a single feature or array.reshape(1, -1) if it contains a single sample.")
     if not allow_nd and t.ndim >= 3:
-        raise ValueError("Found array with dim %d. %s expected <= 2." % (t.ndim, _name(estimator)))
+        raise ValueError("Found array with dim %d, while dim <= 2 is required%s." % (t.ndim, _by(estimator)))
     target = _lazy_dtype(t, dtype)
     if t.dtype.kind in "USO" and isinstance(dtype, str) and dtype == "numeric" and t.dtype.kind != "O":
         raise ValueError("dtype='numeric' is not compatible with arrays of bytes/strings. "
@@ -148,7 +151,8 @@ def check_array(array, accept_sparse=False, *, accept_large_sparse=True, dtype="
         raise ValueError("Found array with %d feature(s) (shape=%s) while a minimum of %d is required%s."
                          % (t.shape[1], t.shape, ensure_min_features, _by(estimator)))
     if ensure_all_finite:
-        t = _checked_finite(t, ensure_all_finite == "allow-nan", input_name)
+        t = _checked_finite(t, ensure_all_finite == "allow-nan", input_name,
+                            None if estimator is None else _name(estimator))
     if ensure_non_negative:
         t = _checked_non_negative(t, _name(estimator))
     return t
@@ -221,3 +225,61 @@ def check_X_y(X, y, accept_sparse=False, *, accept_large_sparse=True, dtype="num
             y = y.astype(np.float64)
     check_consistent_length(X, y)
     return X, y
+
+
+def _names_of(X):
+    """What scikit-learn reads feature names from: a pandas frame (a mars frame's columns on
+    an empty one), else an object without names."""
+    if is_lazy(X) and isinstance(getattr(X, "columns", None), pd.Index):
+        return pd.DataFrame(columns=X.columns)
+    return X if isinstance(X, pd.DataFrame) else None
+
+
+def with_known_rows(t: Tensor) -> Tensor:
+    """``t`` executed if its number of rows is unknown (a boolean selection's), so that its
+    shape is known: for estimators whose fit reads the data anyway."""
+    if not _known(t.shape[0]):
+        t.execute()
+    return t
+
+
+def check_sample_weight(sample_weight, X, dtype=None):
+    """``sample_weight`` as a 1-d float tensor of X's length, with scikit-learn's ValueErrors
+    (``_check_sample_weight``) at build time where the lengths are known; None stays None.
+    In-memory weights (or a scalar) go through scikit-learn's own check (all zeros refused);
+    lazy weights are checked on their shape only."""
+    if sample_weight is None:
+        return None
+    n = num_samples(X)
+    if not is_lazy(sample_weight) and _known(n):
+        stand_in = np.empty((int(n), 0))
+        return to_tensor(_skv._check_sample_weight(sample_weight, stand_in, dtype=dtype))
+    w = check_array(sample_weight, ensure_2d=False, dtype=dtype or [np.float64, np.float32],
+                    input_name="sample_weight", ensure_min_samples=0)
+    if w.ndim != 1:
+        raise ValueError(f"Sample weights must be 1D array or scalar, got {w.ndim}D array. Expected either a "
+                         "scalar value or a 1D array of length the number of samples.")
+    if _known(n) and _known(w.shape[0]) and w.shape[0] != n:
+        raise ValueError(f"sample_weight.shape == {tuple(int(s) for s in w.shape)}, expected {(int(n),)}!")
+    return w
+
+
+def require_y(estimator, y):
+    """scikit-learn's ValueError when a supervised estimator is fitted with ``y=None``."""
+    if y is None:
+        raise ValueError(f"{_name(estimator)} requires y to be passed, but the target y is None")
+
+
+def check_feature_names(estimator, X):
+    """scikit-learn's warning / ValueError when X's feature names differ from fit's."""
+    _skv._check_feature_names(estimator, _names_of(X), reset=False)
+
+
+def validate_data(estimator, X, *, reset: bool, **check_params) -> Tensor:
+    """``X`` checked as scikit-learn's ``validate_data`` does, as a lazy tensor:
+    ``feature_names_in_`` / ``n_features_in_`` set (``reset``, in fit) or compared with fit's
+    (scikit-learn's warnings and ValueErrors, at build time), then ``check_array``."""
+    _skv._check_feature_names(estimator, _names_of(X), reset=reset)
+    t = check_array(X, estimator=estimator, **{"input_name": "X", **check_params})
+    _skv._check_n_features(estimator, t, reset=reset)
+    return t

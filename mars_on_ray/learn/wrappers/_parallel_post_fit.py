@@ -6,6 +6,7 @@ import numpy as np
 import pandas as pd
 from sklearn.base import BaseEstimator, MetaEstimatorMixin, is_classifier, is_regressor
 from sklearn.metrics import check_scoring
+from sklearn.utils.metaestimators import available_if
 from sklearn.utils.validation import check_is_fitted
 
 from .._blocks import row_map
@@ -29,6 +30,12 @@ def _apply(block, est, method, columns):
     return getattr(est.obj if isinstance(est, Est) else est, method)(block)
 
 
+def _wrapped_has(method):
+    """The method exists when the wrapped estimator has it (as scikit-learn's meta-estimators:
+    ``hasattr`` answers, so pipelines and scorers pick the right method)."""
+    return lambda self: hasattr(self.estimator, method)
+
+
 class ParallelPostFit(MetaEstimatorMixin, BaseEstimator):
     """Meta-estimator: ``fit`` is the wrapped estimator's on in-memory data; ``predict``,
     ``predict_proba``, ``predict_log_proba``, ``decision_function`` and ``transform`` run it
@@ -41,8 +48,11 @@ class ParallelPostFit(MetaEstimatorMixin, BaseEstimator):
     def fit(self, X, y=None, **kwargs):
         """Fit the wrapped estimator (lazy X / y are computed first) and copy what it learned."""
         fitted = self.estimator.fit(_materialise(X), None if y is None else _materialise(y), **kwargs)
+        for name in [k for k in vars(self) if k.endswith("_") and not k.startswith("_")]:
+            delattr(self, name)  # a refit forgets what the last fit learned (feature_names_in_)
         return self._learned(fitted)
 
+    @available_if(_wrapped_has("partial_fit"))
     def partial_fit(self, X, y=None, **kwargs):
         """The wrapped estimator's ``partial_fit`` on in-memory data."""
         fitted = self.estimator.partial_fit(_materialise(X), None if y is None else _materialise(y), **kwargs)
@@ -63,12 +73,11 @@ class ParallelPostFit(MetaEstimatorMixin, BaseEstimator):
         if self.estimator is not None:
             inner = self.estimator.__sklearn_tags__()
             tags.estimator_type = inner.estimator_type
+            tags.classifier_tags, tags.regressor_tags = inner.classifier_tags, inner.regressor_tags
         return tags
 
     def _lazy(self, method: str, X):
         est = self.estimator
-        if not hasattr(est, method):
-            raise AttributeError(f"The wrapped estimator {est!r} has no '{method}' method.")
         check_is_fitted(est)
         names = getattr(est, "feature_names_in_", None)
         columns = list(names) if names is not None and hasattr(X, "columns") else None
@@ -82,19 +91,29 @@ class ParallelPostFit(MetaEstimatorMixin, BaseEstimator):
                        kwargs={"est": Est(est), "method": method, "columns": columns},
                        label=f"ParallelPostFit.{method}")
 
+    @available_if(_wrapped_has("predict"))
     def predict(self, X):
+        """The wrapped estimator's predictions, per row block: lazy."""
         return self._lazy("predict", X)
 
+    @available_if(_wrapped_has("predict_proba"))
     def predict_proba(self, X):
+        """The wrapped estimator's class probabilities, per row block: lazy."""
         return self._lazy("predict_proba", X)
 
+    @available_if(_wrapped_has("predict_log_proba"))
     def predict_log_proba(self, X):
+        """The wrapped estimator's log probabilities, per row block: lazy."""
         return self._lazy("predict_log_proba", X)
 
+    @available_if(_wrapped_has("decision_function"))
     def decision_function(self, X):
+        """The wrapped estimator's decision function, per row block: lazy."""
         return self._lazy("decision_function", X)
 
+    @available_if(_wrapped_has("transform"))
     def transform(self, X):
+        """The wrapped estimator's transform, per row block: lazy."""
         return self._lazy("transform", X)
 
     def score(self, X, y, sample_weight=None):
