@@ -4,8 +4,9 @@ chunked tensors. This module is the namespace only; the operations live in ``con
 from numpy.linalg import LinAlgError
 
 from .contractions import dot, inner, matmul, outer, tensordot, vdot
-from .decompositions import cholesky, norm, qr, svd
+from .decompositions import cholesky, norm, svd
 from .linalg_api import matrix_norm, matrix_transpose, multi_dot, svdvals, tensorinv, tensorsolve, vector_norm
+from .linalg_qr import qr
 from .linalg_lstsq import cond, eigh, eigvalsh, lstsq, matrix_rank, pinv
 from .linalg_solve import det, inv, lu, matrix_power, slogdet, solve, solve_triangular
 
