@@ -29,6 +29,7 @@ from .calculus import *  # noqa: F401,F403
 from .signal import *  # noqa: F401,F403
 from .polynomial import *  # noqa: F401,F403
 from .histogramdd import *  # noqa: F401,F403
+from .array_api import *  # noqa: F401,F403
 from .from_frame import from_dataframe  # noqa: E402
 from .io import *  # noqa: F401,F403,E402
 

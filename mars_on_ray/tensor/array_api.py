@@ -1,0 +1,158 @@
+"""NumPy 2's array-API names that are compositions of the other operations: ``concat``,
+``permute_dims``, ``matrix_transpose``, ``vecdot`` / ``matvec`` / ``vecmat``,
+``cumulative_sum`` / ``cumulative_prod``, ``unique_values`` / ``unique_counts`` /
+``unique_inverse`` / ``unique_all`` (NaNs each distinct, as theirs), ``isdtype``, ``size``."""
+from __future__ import annotations
+
+from collections import namedtuple
+
+import numpy as np
+from numpy.lib.array_utils import normalize_axis_index
+
+from .core import as_tensor
+
+__all__ = ["concat", "permute_dims", "matrix_transpose", "vecdot", "matvec", "vecmat", "cumulative_sum",
+           "cumulative_prod", "unique_values", "unique_counts", "unique_inverse", "unique_all", "isdtype",
+           "size"]
+
+UniqueCountsResult = namedtuple("UniqueCountsResult", ["values", "counts"])
+UniqueInverseResult = namedtuple("UniqueInverseResult", ["values", "inverse_indices"])
+UniqueAllResult = namedtuple("UniqueAllResult", ["values", "indices", "inverse_indices", "counts"])
+isdtype = np.isdtype
+
+
+def concat(arrays, /, *, axis=0):
+    """``concatenate`` under its array-API name."""
+    from .joining import concatenate
+
+    return concatenate(arrays, axis=axis)
+
+
+def permute_dims(a, /, axes):
+    """``transpose`` under its array-API name."""
+    from .reshape import transpose
+
+    return transpose(as_tensor(a), axes)
+
+
+def matrix_transpose(x, /):
+    """The last two axes swapped."""
+    from .linalg_api import matrix_transpose as mt_
+
+    return mt_(x)
+
+
+def vecdot(x1, x2, /, *, axis=-1):
+    """``sum(conj(x1) * x2, axis)`` with NumPy's broadcasting, dtype and core-size check."""
+    a, b = as_tensor(x1), as_tensor(x2)
+    n1, n2 = a.shape[normalize_axis_index(axis, a.ndim)], b.shape[normalize_axis_index(axis, b.ndim)]
+    if n1 == n1 and n2 == n2 and n1 != n2:
+        raise ValueError(f"vecdot: Input operand 1 has a mismatch in its core dimension 0, with gufunc "
+                         f"signature (n),(n)->() (size {n2} is different from {n1})")
+    dtype = np.vecdot(np.ones(1, a.dtype), np.ones(1, b.dtype)).dtype
+    prod = (a.conj() if a.dtype.kind == "c" else a) * b
+    return prod.sum(axis=axis, dtype=dtype) if dtype != np.bool_ else prod.any(axis=axis)
+
+
+def matvec(x1, x2, /):
+    """The matrix-vector products of the stacked ``x1`` matrices and ``x2`` vectors."""
+    from .contractions import matmul
+
+    return matmul(x1, as_tensor(x2)[..., None])[..., 0]
+
+
+def vecmat(x1, x2, /):
+    """The vector-matrix products of the stacked conjugated ``x1`` vectors and ``x2`` matrices."""
+    from .contractions import matmul
+
+    a = as_tensor(x1)
+    return matmul((a.conj() if a.dtype.kind == "c" else a)[..., None, :], x2)[..., 0, :]
+
+
+def _cumulative(name, x, axis, dtype, include_initial, identity):
+    from . import cumulative
+    from .datasource import full
+    from .joining import concatenate
+
+    t = as_tensor(x)
+    if t.ndim == 0:
+        t = t.reshape((1,))
+    if axis is None:
+        if t.ndim > 1:
+            raise ValueError("For arrays which have more than one dimension ``axis`` argument is required.")
+        axis = 0
+    axis = normalize_axis_index(axis, t.ndim)
+    res = getattr(cumulative, name)(t, axis=axis, dtype=dtype)
+    if not include_initial:
+        return res
+    shape = t.shape[:axis] + (1,) + t.shape[axis + 1:]
+    return concatenate([full(shape, identity, dtype=res.dtype), res], axis=axis)
+
+
+def cumulative_sum(x, /, *, axis=None, dtype=None, out=None, include_initial=False):
+    """``cumsum`` along ``axis`` (required past 1-D), with a leading 0 when ``include_initial``."""
+    if out is not None:
+        raise NotImplementedError("mt.cumulative_sum: out=")
+    return _cumulative("cumsum", x, axis, dtype, include_initial, 0)
+
+
+def cumulative_prod(x, /, *, axis=None, dtype=None, out=None, include_initial=False):
+    """``cumprod`` along ``axis`` (required past 1-D), with a leading 1 when ``include_initial``."""
+    if out is not None:
+        raise NotImplementedError("mt.cumulative_prod: out=")
+    return _cumulative("cumprod", x, axis, dtype, include_initial, 1)
+
+
+def _unique(x, index=False, inverse=False, counts=False):
+    """``unique(x, ..., equal_nan=False)``: ``mt.unique`` makes the NaNs one value; here each
+    NaN is its own, after the sorted other values (NumPy's order), in its flat order."""
+    from .arithmetic import isnan, logical_not, where
+    from .cumulative import cumsum
+    from .joining import concatenate
+    from .nonzero import flatnonzero
+    from .setops import unique
+
+    t = as_tensor(x)
+    res = unique(t, return_index=index, return_inverse=inverse, return_counts=counts)
+    parts = list(res) if isinstance(res, tuple) else [res]
+    if t.dtype.kind not in "fc":
+        return parts
+    flat = t.ravel()
+    nans = isnan(flat)
+    keep = logical_not(isnan(parts[0]))
+    out = [concatenate([parts[0][keep], flat[nans]])]
+    if index:
+        out.append(concatenate([parts[1][keep], flatnonzero(nans)]))
+    if inverse:
+        # a NaN maps past the other distinct values, numbered in flat order
+        rank = keep.sum() + cumsum(nans) - 1
+        out.append(where(nans, rank, parts[1 + index].ravel()).reshape(parts[1 + index].shape))
+    if counts:
+        out.append(concatenate([parts[-1][keep], nans[nans].astype(parts[-1].dtype)]))
+    return out
+
+
+def unique_values(x, /):
+    """The distinct values of ``x`` (flattened), sorted; NaNs each count."""
+    return _unique(x)[0]
+
+
+def unique_counts(x, /):
+    """``(values, counts)`` of the distinct values."""
+    return UniqueCountsResult(*_unique(x, counts=True))
+
+
+def unique_inverse(x, /):
+    """``(values, inverse_indices)``: each element's position in ``values`` (``x``'s shape)."""
+    return UniqueInverseResult(*_unique(x, inverse=True))
+
+
+def unique_all(x, /):
+    """``(values, indices, inverse_indices, counts)``."""
+    return UniqueAllResult(*_unique(x, index=True, inverse=True, counts=True))
+
+
+def size(a, axis=None):
+    """The number of elements (along ``axis``)."""
+    t = as_tensor(a)
+    return t.size if axis is None else t.shape[axis]
