@@ -6,15 +6,25 @@ import numpy as np
 import pytest
 
 import mars_on_ray.tensor as mt
-from learn_support import local_session  # noqa: F401  (fixture: item / tolist compute)
+from mars_on_ray.core.local_session import LocalSession
 from mars_on_ray.testing import assert_eq
 
 RS = np.random.RandomState(5)
 X1, X2, X3 = RS.rand(7), RS.rand(7, 5), RS.rand(4, 5, 6)
 
 
+@pytest.fixture
+def local_session():
+    """An in-process default session: item / tolist / float() fetch values."""
+    import mars_on_ray.session as session_mod
+
+    old, session_mod._default_session = session_mod._default_session, LocalSession()
+    yield
+    session_mod._default_session = old
+
+
 @pytest.mark.parametrize("x", [X1, X2, X3, np.arange(35).reshape(7, 5), np.array(2.5)])
-def test_item_and_tolist_are_numpys_python_values(local_session, x):  # noqa: F811
+def test_item_and_tolist_are_numpys_python_values(local_session, x):
     t = mt.tensor(x, chunk_size=3)
     assert t.tolist() == x.tolist()
     if x.size > 1:
@@ -32,12 +42,12 @@ def test_item_and_tolist_are_numpys_python_values(local_session, x):  # noqa: F8
         assert t.item() == x.item() and float(t) == float(x) and int(t) == int(x) and complex(t) == complex(x)
 
 
-def test_item_of_an_unknown_size_one_tensor(local_session):  # noqa: F811
+def test_item_of_an_unknown_size_one_tensor(local_session):
     t = mt.tensor(X1, chunk_size=3)
     assert t[t == X1[4]].item() == X1[4]
 
 
-def test_scalar_conversions_need_a_0d_tensor_like_numpy(local_session):  # noqa: F811
+def test_scalar_conversions_need_a_0d_tensor_like_numpy(local_session):
     t = mt.tensor(X2, chunk_size=3)
     for convert in (float, int, complex):
         with pytest.raises(TypeError, match="0-dimensional"):
