@@ -14,7 +14,7 @@ from ..core.entity import ChunkData, Tiled, chunk_grid
 from ..core.operand import Operand
 from .core import Tensor, as_tensor, new_tensor
 
-__all__ = ["cumsum", "cumprod", "nancumsum", "nancumprod", "diff", "ediff1d", "trapz", "ptp"]
+__all__ = ["cumsum", "cumprod", "nancumsum", "nancumprod", "diff", "ediff1d", "trapz", "trapezoid", "ptp"]
 
 _SCANS = {  # name: (scan, total of a chunk, combine with a carry)
     "cumsum": (np.cumsum, np.sum, np.add),
@@ -304,3 +304,6 @@ def ptp(a, axis=None, out=None, keepdims=False):
         warnings.simplefilter("ignore")
         np.subtract(np.zeros(1, a.dtype), np.zeros(1, a.dtype))  # bool raises like NumPy
     return subtract(max_(a, axis=axis, keepdims=keepdims), min_(a, axis=axis, keepdims=keepdims))
+
+
+trapezoid = trapz  # NumPy 2's name

@@ -11,7 +11,7 @@ from ..core.user import Tileable
 from .core import as_tensor, new_tensor
 from .rechunk import rechunk_tiled
 
-__all__ = ["select", "piecewise", "apply_along_axis", "vectorize"]
+__all__ = ["select", "piecewise", "apply_along_axis", "apply_over_axes", "vectorize"]
 
 _HERE = "mars_on_ray.tensor.functional"
 
@@ -138,6 +138,23 @@ def _bound(pyfunc, call):
         kwargs = dict(fixed_kw, **dict(zip(names, vargs[len(inds):])))
         return pyfunc(*(args[i] for i in range(len(args))), **kwargs)
     return func
+
+
+def apply_over_axes(func, a, axes):
+    """``func(a, axis)`` applied over each of ``axes`` in turn, the reduced axis kept (NumPy's
+    ``apply_over_axes``)."""
+    from .reshape import expand_dims
+
+    val = as_tensor(a)
+    for axis in np.atleast_1d(np.asarray(axes)):
+        axis = int(axis) + val.ndim if axis < 0 else int(axis)
+        res = as_tensor(func(val, axis))
+        if res.ndim != val.ndim:
+            res = expand_dims(res, axis)
+            if res.ndim != val.ndim:
+                raise ValueError("function is not returning an array of the correct shape")
+        val = res
+    return val
 
 
 def vectorize_kernel(*arrays, pyfunc=None, otypes=None, call=None, signature=None, output=None, empty=None):

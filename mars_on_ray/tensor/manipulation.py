@@ -19,7 +19,7 @@ __all__ = ["flip", "fliplr", "flipud", "roll", "moveaxis", "rollaxis", "broadcas
            "broadcast_arrays", "tile", "repeat", "tril", "triu", "diag", "diagflat", "real",
            "imag", "angle", "iscomplex", "isreal", "fix", "i0", "sinc", "round_", "modf", "frexp",
            "divmod", "real_if_close",
-           "allclose", "array_equal", "ascontiguousarray", "asfortranarray", "copy", "take",
+           "allclose", "array_equal", "array_equiv", "ascontiguousarray", "asfortranarray", "copy", "take",
            "result_type", "shape", "ndim", "choose", "copyto", "fill_diagonal", "ExecutableTuple"]
 
 
@@ -269,6 +269,18 @@ def array_equal(a1, a2, equal_nan=False):
     if equal_nan:
         both_nan = elementwise("isnan", (t1,)) & elementwise("isnan", (t2,))
         return ((t1 == t2) | both_nan).all()
+    return (t1 == t2).all()
+
+
+def array_equiv(a1, a2):
+    """A lazy 0-d boolean: the shapes broadcast and every pair of elements is equal."""
+    from ..core.blockwise import broadcast_shape
+
+    t1, t2 = as_tensor(a1), as_tensor(a2)
+    try:
+        broadcast_shape(t1.shape, t2.shape)
+    except ValueError:
+        return as_tensor(np.bool_(False))
     return (t1 == t2).all()
 
 
