@@ -42,6 +42,14 @@ def test_item_and_tolist_are_numpys_python_values(local_session, x):
         assert t.item() == x.item() and float(t) == float(x) and int(t) == int(x) and complex(t) == complex(x)
 
 
+@pytest.mark.parametrize("order", ["C", "F"])
+def test_tobytes_and_flatten_follow_the_order(local_session, order):
+    """flatten('F') used to ignore the order."""
+    t = mt.tensor(X3, chunk_size=3)
+    assert t.tobytes(order) == X3.tobytes(order)
+    assert_eq(t.flatten(order), X3.flatten(order))
+
+
 def test_item_of_an_unknown_size_one_tensor(local_session):
     t = mt.tensor(X1, chunk_size=3)
     assert t[t == X1[4]].item() == X1[4]

@@ -108,3 +108,22 @@ def test_putmask_cycles_the_values_over_flat_positions(x, vals):
 @pytest.mark.parametrize("trim", ["fb", "f", "b", "B"])
 def test_trim_zeros(x, trim):
     assert_eq(mt.trim_zeros(_t(x), trim), np.trim_zeros(x, trim))
+
+
+@pytest.mark.parametrize("x,kw", [(np.cumsum(RS.rand(20) * 5), {}), (np.cumsum(RS.rand(4, 9) * 5, axis=1), {}),
+                                  (np.cumsum(RS.rand(9, 4) * 5, axis=0), dict(axis=0, discont=4.0)),
+                                  (np.array([0, 4, 8, 12, 2, 6]), dict(period=8)), (np.array([0, 4, 1, 5, 2]), dict(period=8)),
+                                  (np.linspace(0, 30, 13), dict(period=10.0)), (np.zeros(0), {}), (np.array([np.nan, 1, 9.0]), {})])
+def test_unwrap_like_numpy(x, kw):
+    assert_eq(mt.unwrap(_t(x), **kw), np.unwrap(x, **kw), rtol=1e-12)
+
+
+def test_numpy_constants_scalar_types_and_dtype_helpers_are_numpys():
+    for name in ["pi", "e", "inf", "newaxis", "float32", "int64", "bool_", "complex128", "finfo", "iinfo",
+                 "dtype", "can_cast", "promote_types", "issubdtype", "broadcast_shapes", "errstate"]:
+        assert getattr(mt, name) is getattr(np, name)
+    assert mt.AxisError is np.exceptions.AxisError
+    assert np.isnan(mt.nan)
+    assert mt.zeros(3, dtype=mt.float32).dtype == np.float32
+    assert mt.abs is not np.abs and mt.round is not np.round  # the lazy operations keep their names
+    assert mt.iscomplexobj(mt.ones(3) * 1j) and mt.isrealobj(_t(X1)) and not mt.iscomplexobj([1.0])

@@ -1,4 +1,5 @@
 """The NumPy API: lazy tensors executed on Ray."""
+from .numpy_names import *  # noqa: F401,F403  (first: the operations below win a shared name)
 from . import fft, linalg, random, special, stats
 from .arithmetic import *  # noqa: F401,F403
 from .core import Tensor

@@ -67,6 +67,11 @@ def item(t, *args):
     return _to_numpy(one).item()
 
 
+def tobytes(t, order="C"):
+    """The computed value's raw bytes (``order`` 'C' or 'F')."""
+    return _to_numpy(t).tobytes(order)
+
+
 def tolist(t):
     """The computed value as nested Python lists (a scalar for a 0-d tensor)."""
     return _to_numpy(t).tolist()
@@ -193,10 +198,10 @@ def to_gpu(t):
 
 
 for _name, _func in {
-    "ravel": ravel, "flatten": lambda t, order="C": ravel(t), "squeeze": squeeze,
+    "ravel": ravel, "flatten": lambda t, order="C": ravel(t, order), "squeeze": squeeze,
     "swapaxes": swapaxes, "take": take, "repeat": repeat, "round": around, "conj": conjugate,
     "conjugate": conjugate, "copy": copy, "view": _view, "to_numpy": _to_numpy,
-    "choose": choose, "item": item, "tolist": tolist, "fill": fill, "diagonal": diagonal,
+    "choose": choose, "item": item, "tolist": tolist, "tobytes": tobytes, "fill": fill, "diagonal": diagonal,
     "__float__": _scalar(float), "__int__": _scalar(int), "__complex__": _scalar(complex),
     "__divmod__": lambda t, other: arithmetic_divmod(t, other),
     "__rdivmod__": lambda t, other: arithmetic_divmod(other, t),
