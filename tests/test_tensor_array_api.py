@@ -105,3 +105,38 @@ def test_linalg_cross_takes_3_vectors_only():
     assert_eq(mt.linalg.cross(_t(a), _t(b)), np.linalg.cross(a, b))
     with pytest.raises(ValueError, match="3-dimensional vectors"):
         mt.linalg.cross(_t(a[:, :2]), _t(b[:, :2]))
+
+
+@pytest.mark.parametrize("x,axis", [(X2, 0), (X3, 1), (X3, -1), (X1, 0)])
+def test_unstack(x, axis):
+    got, want = mt.unstack(_t(x), axis=axis), np.unstack(x, axis=axis)
+    assert len(got) == len(want)
+    for g, w in zip(got, want):
+        assert_eq(g, w)
+
+
+def test_isposinf_isneginf_sort_complex():
+    x = np.array([1.0, np.inf, -np.inf, np.nan, -0.0, 2.0, -np.inf])
+    assert_eq(mt.isposinf(_t(x)), np.isposinf(x))
+    assert_eq(mt.isneginf(_t(x)), np.isneginf(x))
+    with pytest.raises(TypeError):
+        mt.isposinf(_t(x + 1j))
+    for v in (np.array([5, 3, 6, 2, 1], "i1"), np.array([1 + 2j, 2 - 1j, 3 - 2j, 3 - 3j, 3 + 5j]), X1):
+        assert_eq(mt.sort_complex(_t(v)), np.sort_complex(v))
+
+
+def test_einsum_path_fromfunction_asanyarray():
+    a, b = RS.rand(4, 5), RS.rand(5, 6)
+    assert mt.einsum_path("ij,jk->ik", _t(a), _t(b), optimize="optimal") == \
+        np.einsum_path("ij,jk->ik", a, b, optimize="optimal")
+    f = lambda i, j: i * 10 + j  # noqa: E731
+    assert_eq(mt.fromfunction(f, (4, 5)), np.fromfunction(f, (4, 5)))
+    assert_eq(mt.fromfunction(f, (3, 2), dtype=int), np.fromfunction(f, (3, 2), dtype=int))
+    assert_eq(mt.asanyarray([[1, 2]], dtype=np.float32), np.asanyarray([[1, 2]], dtype=np.float32))
+
+
+def test_array_api_namespace_and_device():
+    t = _t(X2)
+    assert t.__array_namespace__() is mt and t.device == "cpu" and t.to_device("cpu") is t
+    with pytest.raises(ValueError):
+        t.to_device("cuda")

@@ -50,6 +50,12 @@ def test_tobytes_and_flatten_follow_the_order(local_session, order):
     assert_eq(t.flatten(order), X3.flatten(order))
 
 
+def test_in_tests_any_element(local_session):
+    t = mt.tensor(X2, chunk_size=3)
+    assert X2[3, 4] in t and 7.0 not in t
+    assert (X2[3, 4] in t) is True
+
+
 def test_item_of_an_unknown_size_one_tensor(local_session):
     t = mt.tensor(X1, chunk_size=3)
     assert t[t == X1[4]].item() == X1[4]

@@ -1,7 +1,9 @@
 """NumPy 2's array-API names that are compositions of the other operations: ``concat``,
 ``permute_dims``, ``matrix_transpose``, ``vecdot`` / ``matvec`` / ``vecmat``,
 ``cumulative_sum`` / ``cumulative_prod``, ``unique_values`` / ``unique_counts`` /
-``unique_inverse`` / ``unique_all`` (NaNs each distinct, as theirs), ``isdtype``, ``size``."""
+``unique_inverse`` / ``unique_all`` (NaNs each distinct, as theirs), ``isdtype``, ``size``,
+``unstack``; and a few everyday NumPy helpers of the same kind (``isposinf`` / ``isneginf``,
+``sort_complex``, ``einsum_path``, ``fromfunction``, ``asanyarray``)."""
 from __future__ import annotations
 
 from collections import namedtuple
@@ -13,7 +15,8 @@ from .core import as_tensor
 
 __all__ = ["concat", "permute_dims", "matrix_transpose", "vecdot", "matvec", "vecmat", "cumulative_sum",
            "cumulative_prod", "unique_values", "unique_counts", "unique_inverse", "unique_all", "isdtype",
-           "size"]
+           "size", "unstack", "isposinf", "isneginf", "sort_complex", "einsum_path", "fromfunction",
+           "asanyarray"]
 
 UniqueCountsResult = namedtuple("UniqueCountsResult", ["values", "counts"])
 UniqueInverseResult = namedtuple("UniqueInverseResult", ["values", "inverse_indices"])
@@ -156,3 +159,70 @@ def size(a, axis=None):
     """The number of elements (along ``axis``)."""
     t = as_tensor(a)
     return t.size if axis is None else t.shape[axis]
+
+
+def unstack(x, /, *, axis=0):
+    """The slices of ``x`` along ``axis``, as a tuple."""
+    from .manipulation import moveaxis
+
+    t = as_tensor(x)
+    axis = normalize_axis_index(axis, t.ndim)
+    moved = moveaxis(t, axis, 0)
+    return tuple(moved[i] for i in range(t.shape[axis]))
+
+
+def isposinf(x, out=None):
+    """Whether each element is +inf."""
+    from .arithmetic import isinf, logical_and, logical_not, signbit
+
+    t = as_tensor(x)
+    if t.dtype.kind == "c":
+        raise TypeError("This operation is not supported for complex values because it would be ambiguous.")
+    if out is not None:
+        raise NotImplementedError("mt.isposinf: out=")
+    return logical_and(isinf(t), logical_not(signbit(t)))
+
+
+def isneginf(x, out=None):
+    """Whether each element is -inf."""
+    from .arithmetic import isinf, logical_and, signbit
+
+    t = as_tensor(x)
+    if t.dtype.kind == "c":
+        raise TypeError("This operation is not supported for complex values because it would be ambiguous.")
+    if out is not None:
+        raise NotImplementedError("mt.isneginf: out=")
+    return logical_and(isinf(t), signbit(t))
+
+
+def sort_complex(a):
+    """``a`` sorted (real part first, then imaginary), as complex (NumPy's dtype rule)."""
+    from .sorting import sort
+
+    t = as_tensor(a)
+    return sort(t).astype(np.sort_complex(np.zeros(1, t.dtype)).dtype)
+
+
+def einsum_path(subscripts, *operands, optimize="greedy", einsum_call=False):
+    """NumPy's contraction order and its report for operands of these shapes and dtypes
+    (computed on zero-stride stand-ins: nothing is executed)."""
+    stand_ins = [np.broadcast_to(np.zeros((), o.dtype), tuple(int(s) for s in o.shape)) if hasattr(o, "dtype")
+                 and hasattr(o, "data") else o for o in operands]
+    return np.einsum_path(subscripts, *stand_ins, optimize=optimize, einsum_call=einsum_call)
+
+
+def fromfunction(function, shape, *, dtype=float, like=None, **kwargs):
+    """``function`` called once on the coordinate tensors of ``shape`` (NumPy's
+    ``fromfunction``: the function must work elementwise on whole arrays)."""
+    from .numeric import indices
+
+    if like is not None:
+        raise NotImplementedError("mt.fromfunction: like=")
+    return function(*indices(shape, dtype=dtype), **kwargs)
+
+
+def asanyarray(a, dtype=None, order=None, *, like=None):
+    """``asarray``: tensors have no subclasses to keep."""
+    from .datasource import asarray
+
+    return asarray(a, dtype=dtype)

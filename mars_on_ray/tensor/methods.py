@@ -67,6 +67,24 @@ def item(t, *args):
     return _to_numpy(one).item()
 
 
+def _contains(t, value):
+    """``value in t``: whether any element equals it (computed now, as NumPy answers)."""
+    return bool(_to_numpy((t == value).any()))
+
+
+def _array_namespace(t, api_version=None):
+    """The array-API namespace of tensors: ``mars_on_ray.tensor``."""
+    import mars_on_ray.tensor as mt
+
+    return mt
+
+
+def _to_device(t, device, /, *, stream=None):
+    if device != "cpu":
+        raise ValueError(f"Unsupported device {device!r}: tensors live on the CPU")
+    return t
+
+
 def tobytes(t, order="C"):
     """The computed value's raw bytes (``order`` 'C' or 'F')."""
     return _to_numpy(t).tobytes(order)
@@ -201,7 +219,8 @@ for _name, _func in {
     "ravel": ravel, "flatten": lambda t, order="C": ravel(t, order), "squeeze": squeeze,
     "swapaxes": swapaxes, "take": take, "repeat": repeat, "round": around, "conj": conjugate,
     "conjugate": conjugate, "copy": copy, "view": _view, "to_numpy": _to_numpy,
-    "choose": choose, "item": item, "tolist": tolist, "tobytes": tobytes, "fill": fill, "diagonal": diagonal,
+    "choose": choose, "item": item, "tolist": tolist, "tobytes": tobytes, "__contains__": _contains,
+    "__array_namespace__": _array_namespace, "to_device": _to_device, "fill": fill, "diagonal": diagonal,
     "__float__": _scalar(float), "__int__": _scalar(int), "__complex__": _scalar(complex),
     "__divmod__": lambda t, other: arithmetic_divmod(t, other),
     "__rdivmod__": lambda t, other: arithmetic_divmod(other, t),
@@ -215,3 +234,4 @@ _attach("flat", FlatIter, prop=True)
 _attach("nbytes", _nbytes, prop=True)
 _attach("itemsize", lambda t: t.dtype.itemsize, prop=True)
 _attach("mT", _matrix_transpose, prop=True)
+_attach("device", lambda t: "cpu", prop=True)

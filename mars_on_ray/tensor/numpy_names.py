@@ -10,7 +10,7 @@ _NAMES = (
     "longdouble complex64 complex128 clongdouble object_ str_ bytes_ void datetime64 timedelta64 "
     "generic number integer signedinteger unsignedinteger floating complexfloating inexact flexible character "
     "dtype finfo iinfo can_cast promote_types min_scalar_type issubdtype isscalar "
-    "broadcast_shapes errstate seterr geterr"
+    "broadcast_shapes errstate seterr geterr printoptions set_printoptions get_printoptions"
 ).split()
 
 globals().update({name: getattr(np, name) for name in _NAMES})
