@@ -127,3 +127,13 @@ def test_numpy_constants_scalar_types_and_dtype_helpers_are_numpys():
     assert mt.zeros(3, dtype=mt.float32).dtype == np.float32
     assert mt.abs is not np.abs and mt.round is not np.round  # the lazy operations keep their names
     assert mt.iscomplexobj(mt.ones(3) * 1j) and mt.isrealobj(_t(X1)) and not mt.iscomplexobj([1.0])
+
+
+def test_frombuffer_and_fromiter_read_client_data():
+    buf = np.arange(10, dtype=np.int32).tobytes()
+    assert_eq(mt.frombuffer(buf, dtype=np.int32, count=6, offset=8, chunk_size=4),
+              np.frombuffer(buf, dtype=np.int32, count=6, offset=8))
+    assert_eq(mt.fromiter((i * i for i in range(9)), dtype=float, chunk_size=4),
+              np.fromiter((i * i for i in range(9)), dtype=float))
+    with pytest.raises(ValueError):
+        mt.frombuffer(buf, dtype=np.int32, count=20)

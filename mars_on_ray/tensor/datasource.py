@@ -14,7 +14,7 @@ from ..core.tokenize import tokenize
 from ..core.user import ClientData
 from .core import Tensor, as_tensor, new_tensor
 
-__all__ = ["logspace", "geomspace", "tri", "tensor", "array", "asarray", "ones", "zeros", "full", "empty", "ones_like", "zeros_like",
+__all__ = ["logspace", "geomspace", "tri", "frombuffer", "fromiter", "tensor", "array", "asarray", "ones", "zeros", "full", "empty", "ones_like", "zeros_like",
            "full_like", "empty_like", "arange", "linspace", "eye", "identity"]
 
 
@@ -336,3 +336,14 @@ def tri(N, M=None, k=0, dtype=float):
 
     M = N if M is None else M
     return greater_equal.outer(arange(N), arange(-k, M - k)).astype(dtype)
+
+
+def frombuffer(buffer, dtype=float, count=-1, offset=0, *, like=None, chunk_size=None) -> Tensor:
+    """A tensor of the client's ``buffer`` read as ``dtype`` (NumPy's ``frombuffer``, then
+    uploaded like any client array)."""
+    return tensor(np.frombuffer(buffer, dtype=dtype, count=count, offset=offset), chunk_size=chunk_size)
+
+
+def fromiter(iter, dtype, count=-1, *, like=None, chunk_size=None) -> Tensor:  # noqa: A002
+    """A tensor of the values of the client's iterable (NumPy's ``fromiter``, then uploaded)."""
+    return tensor(np.fromiter(iter, dtype=dtype, count=count), chunk_size=chunk_size)
