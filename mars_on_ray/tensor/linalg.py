@@ -1,7 +1,6 @@
 """``mt.linalg``: NumPy's (and SciPy's ``lu`` / ``solve_triangular``) linear algebra on
 chunked tensors. This module is the namespace only; the operations live in ``contractions``,
 ``decompositions``, ``linalg_solve``, ``linalg_lstsq`` and ``linalg_api``."""
-import numpy as np
 from numpy.linalg import LinAlgError
 
 from .contractions import dot, inner, matmul, outer, tensordot, vdot
@@ -35,6 +34,8 @@ def trace(x, /, *, offset=0, dtype=None):
 
 def cross(x1, x2, /, *, axis=-1):
     """The cross products of 3-element vectors along ``axis``."""
+    import numpy as np
+
     from .matrices import cross as cross_
 
     a, b = x1 if hasattr(x1, "shape") else np.asarray(x1), x2 if hasattr(x2, "shape") else np.asarray(x2)
