@@ -140,3 +140,22 @@ def test_array_api_namespace_and_device():
     assert t.__array_namespace__() is mt and t.device == "cpu" and t.to_device("cpu") is t
     with pytest.raises(ValueError):
         t.to_device("cuda")
+
+
+@pytest.mark.parametrize("x,axis", [(X1 > 0.5, None), (X2 > 0.5, 0), (X2 > 0.5, 1), (X3 > 0.5, -1), (I2, 0),
+                                    (np.zeros((0, 3), bool), 0), (RS.rand(20) > 0.5, None)])
+@pytest.mark.parametrize("bitorder", ["big", "little"])
+def test_packbits_and_unpackbits(x, axis, bitorder):
+    packed = np.packbits(x, axis=axis, bitorder=bitorder)
+    got = mt.packbits(_t(x), axis=axis, bitorder=bitorder)
+    assert_eq(got, packed)
+    for count in (None, -3) if x.size == 0 else (None, 5, -3, 40):  # NumPy pads an empty input with garbage
+        want = np.unpackbits(packed, axis=axis, count=count, bitorder=bitorder)
+        assert_eq(mt.unpackbits(_t(packed), axis=axis, count=count, bitorder=bitorder), want)
+
+
+def test_packbits_errors_like_numpy():
+    with pytest.raises(TypeError):
+        mt.packbits(_t(X1))
+    with pytest.raises(TypeError):
+        mt.unpackbits(_t(I2))

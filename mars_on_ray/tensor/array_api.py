@@ -3,7 +3,8 @@
 ``cumulative_sum`` / ``cumulative_prod``, ``unique_values`` / ``unique_counts`` /
 ``unique_inverse`` / ``unique_all`` (NaNs each distinct, as theirs), ``isdtype``, ``size``,
 ``unstack``; and a few everyday NumPy helpers of the same kind (``isposinf`` / ``isneginf``,
-``sort_complex``, ``einsum_path``, ``fromfunction``, ``asanyarray``)."""
+``sort_complex``, ``einsum_path``, ``fromfunction``, ``asanyarray``, ``packbits`` /
+``unpackbits`` on chunks cut at whole bytes)."""
 from __future__ import annotations
 
 from collections import namedtuple
@@ -11,12 +12,15 @@ from collections import namedtuple
 import numpy as np
 from numpy.lib.array_utils import normalize_axis_index
 
-from .core import as_tensor
+from ..core.entity import ChunkData, Tiled, chunk_grid
+from ..core.operand import Operand
+from .core import as_tensor, new_tensor
+from .rechunk import rechunk_tiled
 
 __all__ = ["concat", "permute_dims", "matrix_transpose", "vecdot", "matvec", "vecmat", "cumulative_sum",
            "cumulative_prod", "unique_values", "unique_counts", "unique_inverse", "unique_all", "isdtype",
            "size", "unstack", "isposinf", "isneginf", "sort_complex", "einsum_path", "fromfunction",
-           "asanyarray"]
+           "asanyarray", "packbits", "unpackbits"]
 
 UniqueCountsResult = namedtuple("UniqueCountsResult", ["values", "counts"])
 UniqueInverseResult = namedtuple("UniqueInverseResult", ["values", "inverse_indices"])
@@ -226,3 +230,69 @@ def asanyarray(a, dtype=None, order=None, *, like=None):
     from .datasource import asarray
 
     return asarray(a, dtype=dtype)
+
+
+class PackBits(Operand):
+    """NumPy's ``packbits`` (``unpack``: ``unpackbits``) along ``axis`` of chunks cut at whole
+    bytes: runs of 8 elements (of 1 byte when unpacking), so each chunk packs on its own."""
+
+    _params = ("axis", "bitorder", "unpack")
+
+    def tile(self, ctx, out):
+        t = yield from ctx.known(out.inputs[0])
+        n, per = int(sum(t.nsplits[self.axis])), 1 if self.unpack else 8
+        size = max(per, -(-max(t.nsplits[self.axis]) // per) * per)
+        splits = list(t.nsplits)
+        splits[self.axis] = tuple(min(size, n - s) for s in range(0, n, size)) or (0,)
+        t = rechunk_tiled(t, splits)
+        grid = chunk_grid(t.chunks.shape)
+        for idx, c in np.ndenumerate(t.chunks):
+            shape = list(c.shape)
+            shape[self.axis] = shape[self.axis] * 8 if self.unpack else -(-shape[self.axis] // 8)
+            grid[idx] = ChunkData(self.new(), [c], tuple(shape), out.meta, idx)
+        return Tiled.from_chunks(grid)
+
+    def execute(self, x):
+        func = np.unpackbits if self.unpack else np.packbits
+        return func(x, axis=self.axis, bitorder=self.bitorder)
+
+
+def _bits(a, axis, bitorder, unpack):
+    from .reshape import ravel
+
+    t = as_tensor(a)
+    getattr(np, "unpackbits" if unpack else "packbits")(np.zeros(1, t.dtype), bitorder=bitorder)  # NumPy's errors
+    if axis is None:
+        t, axis = ravel(t), 0
+    axis = normalize_axis_index(axis, t.ndim)
+    n = t.shape[axis]
+    shape = t.shape[:axis] + ((n * 8 if unpack else -(-n // 8)) if n == n else n,) + t.shape[axis + 1:]
+    op = PackBits(axis=axis, bitorder=bitorder, unpack=unpack, label=f"mt.{'un' if unpack else ''}packbits")
+    return new_tensor(op, [t], shape, np.uint8)
+
+
+def packbits(a, /, axis=None, bitorder="big"):
+    """Booleans (or integers, as nonzero) packed 8 to a uint8 along ``axis`` (None: flattened)."""
+    return _bits(a, axis, bitorder, False)
+
+
+def unpackbits(a, /, axis=None, count=None, bitorder="big"):
+    """The bits of a uint8 tensor along ``axis`` (None: flattened); ``count`` keeps that many
+    (negative: drops that many from the end)."""
+    res = _bits(a, axis, bitorder, True)
+    if count is None:
+        return res
+    ax = 0 if axis is None else normalize_axis_index(axis, res.ndim)
+    n = res.shape[ax]
+    stop = count if count >= 0 else n + count
+    index = [slice(None)] * res.ndim
+    index[ax] = slice(0, max(stop, 0))
+    res = res[tuple(index)]
+    if stop > n:  # NumPy pads with zero bits
+        from .joining import concatenate
+        from .datasource import zeros
+
+        pad = list(res.shape)
+        pad[ax] = stop - n
+        res = concatenate([res, zeros(tuple(pad), dtype=np.uint8)], axis=ax)
+    return res
