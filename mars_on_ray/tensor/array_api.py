@@ -285,8 +285,10 @@ def unpackbits(a, /, axis=None, count=None, bitorder="big"):
     ax = 0 if axis is None else normalize_axis_index(axis, res.ndim)
     n = res.shape[ax]
     stop = count if count >= 0 else n + count
+    if stop < 0:
+        raise ValueError("-count larger than number of elements")
     index = [slice(None)] * res.ndim
-    index[ax] = slice(0, max(stop, 0))
+    index[ax] = slice(0, stop)
     res = res[tuple(index)]
     if stop > n:  # NumPy pads with zero bits
         from .joining import concatenate
