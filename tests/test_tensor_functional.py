@@ -170,3 +170,21 @@ def test_vectorize_excluded_and_keyword_arguments():
     lanes = lambda a, w: a @ w  # noqa: E731
     assert_eq(mt.vectorize(lanes, excluded={1}, signature="(n)->()")(t, y),
               np.vectorize(lanes, excluded={1}, signature="(n)->()")(X, y))
+
+
+def test_vectorize_with_a_signature_calls_the_function_once_for_all_outputs():
+    """The outputs of one block are one step (the executor runs it once for both tensors)."""
+    from mars_on_ray.core.fusion import build_steps
+    from mars_on_ray.tensor.functional import GufuncChunk
+
+    def lo_hi(a):
+        return a.min(), a.max()
+
+    lo, hi = mt.vectorize(lo_hi, signature="(n)->(),()")(mt.tensor(X, chunk_size=4))
+    executor = LocalExecutor(small_data=False)
+    chunks = list(executor.tile(lo.data).flat) + list(executor.tile(hi.data).flat)
+    steps = [s for s in build_steps(chunks, set()) if isinstance(s.op, GufuncChunk)]
+    assert len(steps) == 4 and all(len(s.outputs) == 2 for s in steps)
+    want = np.vectorize(lo_hi, signature="(n)->(),()")(X)
+    assert_eq(lo, want[0])
+    assert_eq(hi, want[1])

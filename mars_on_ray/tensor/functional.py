@@ -158,10 +158,11 @@ def apply_over_axes(func, a, axes):
 
 
 def vectorize_kernel(*arrays, pyfunc=None, otypes=None, call=None, signature=None, output=None, empty=None):
-    if empty is not None:  # (input core ndims, output core shape): no loop element, no call
+    if empty is not None:  # (input core ndims, output core shapes): no loop element, no call
         loop = np.broadcast_shapes(*(a.shape[:a.ndim - n] for a, n in zip(arrays, empty[0])))
         if 0 in loop:
-            return np.empty(loop + empty[1], otypes[output or 0])
+            outs = tuple(np.empty(loop + core, t) for core, t in zip(empty[1], otypes))
+            return outs if len(outs) > 1 else outs[0]
     out = np.vectorize(_bound(pyfunc, call), otypes=otypes, signature=signature)(*arrays)
     return out if output is None else out[output]
 
@@ -176,7 +177,7 @@ class GufuncBlocks(Operand):
     one chunk, the loop axes (already broadcast to one shape) split alike; one call of NumPy's
     ``vectorize`` per loop block, whose result has ``out_core`` as its last axes."""
 
-    _params = ("cores", "out_core", "kw")
+    _params = ("cores", "out_core", "kw", "which", "n_out")
 
     def tile(self, ctx, out):
         from ..core.blockwise import unify_splits
@@ -192,14 +193,17 @@ class GufuncBlocks(Operand):
         for idx in np.ndindex(*grid.shape[:loop]):
             chunks = [t.chunks[idx + (0,) * n] for t, n in zip(tileds, self.cores)]
             shape = tuple(s[i] for s, i in zip(want, idx)) + self.out_core
-            grid[idx + core] = ChunkData(GufuncChunk(kw=self.kw, label=self.label), chunks, shape, out.meta, idx + core)
+            # one call per block for every output: the outputs' chunks share the operand (its key)
+            op = GufuncChunk(kw=self.kw, n_out=self.n_out, label=self.label)
+            grid[idx + core] = ChunkData(op, chunks, shape, out.meta, idx + core, self.which)
         return Tiled(grid, [*want, *((s,) for s in self.out_core)])
 
 
 class GufuncChunk(Operand):
     """One loop block of ``GufuncBlocks``: ``vectorize_kernel`` with its keywords."""
 
-    _params = ("kw",)
+    _params = ("kw", "n_out")
+    n_outputs = property(lambda self: self.n_out)
 
     def execute(self, *arrays):
         return vectorize_kernel(*arrays, **dict(self.kw))
@@ -292,13 +296,12 @@ class vectorize:
             raise ValueError("cannot call `vectorize` on size 0 inputs unless `otypes` is set")
         ts = [t if _same_shape(t.shape[:t.ndim - n], loop) else broadcast_to(t, loop + t.shape[t.ndim - n:])
               for t, n in zip(ts, cores)]
+        core_shapes = tuple(o.shape[o.ndim - len(c):] if c else () for o, c in zip(outs, out_core))
+        kw = {"pyfunc": self.pyfunc, "otypes": tuple(x.dtype for x in outs), "call": call,
+              "signature": self.signature, "empty": (tuple(cores), core_shapes)}
         results = []
-        for i, o in enumerate(outs):
-            core_shape = o.shape[o.ndim - len(out_core[i]):] if out_core[i] else ()
-            kw = {"pyfunc": self.pyfunc, "otypes": tuple(x.dtype for x in outs), "call": call,
-                  "signature": self.signature, "output": i if len(outs) > 1 else None,
-                  "empty": (tuple(cores), core_shape)}
-            op = GufuncBlocks(cores=tuple(cores), out_core=core_shape, kw=tuple(sorted(kw.items())),
-                              label=f"mt.vectorize({self.__name__})")
+        for i, (o, core_shape) in enumerate(zip(outs, core_shapes)):
+            op = GufuncBlocks(cores=tuple(cores), out_core=core_shape, kw=tuple(sorted(kw.items())), which=i,
+                              n_out=len(outs), label=f"mt.vectorize({self.__name__})")
             results.append(new_tensor(op, ts, loop + core_shape, o.dtype))
         return tuple(results) if len(outs) > 1 else results[0]
