@@ -137,3 +137,42 @@ def test_frombuffer_and_fromiter_read_client_data():
               np.fromiter((i * i for i in range(9)), dtype=float))
     with pytest.raises(ValueError):
         mt.frombuffer(buf, dtype=np.int32, count=20)
+
+
+@pytest.mark.parametrize("x,kw", [(X2, {}), (X2, dict(axis=0)), (X3, dict(axis=(0, 2), keepdims=True)),
+                                  (X2, dict(axis=1, ddof=1)), (np.arange(12).reshape(3, 4), dict(axis=0)),
+                                  (X2 + 1j * X2[::-1], {}), (np.where(X2 > 0.8, np.nan, X2), dict(axis=0))])
+def test_var_and_std_from_a_given_mean(x, kw):
+    m = x.mean(axis=kw.get("axis"), keepdims=True)
+    t = _t(x)
+    assert_eq(mt.var(t, mean=m, **kw), np.var(x, mean=m, **kw), rtol=1e-12)
+    assert_eq(t.std(mean=_t(m), **kw), x.std(mean=m, **kw), rtol=1e-12)
+
+
+@pytest.mark.parametrize("x,axis", [(X1, None), (X2, 0), (X3, -1)])
+def test_std_and_var_take_the_array_api_correction(x, axis):
+    assert_eq(mt.std(_t(x), axis=axis, correction=1), np.std(x, axis=axis, correction=1))
+    assert_eq(_t(x).var(axis=axis, correction=1.5), np.var(x, axis=axis, correction=1.5))
+    with pytest.raises(ValueError, match="simultaneously"):
+        mt.var(_t(x), ddof=1, correction=1)
+
+
+@pytest.mark.parametrize("mode", ["clip", "wrap", "raise"])
+@pytest.mark.parametrize("x,idx,axis", [(X2, [0, 100, -1], None), (X2, [[-9, 4], [7, 2]], 0), (X3, [5, -7, 0], 2),
+                                        (X1, np.array([], int), 0)])
+def test_take_modes(x, idx, axis, mode):
+    try:
+        want = np.take(x, idx, axis=axis, mode=mode)
+    except IndexError:
+        with pytest.raises(IndexError):
+            mt.take(_t(x), idx, axis=axis, mode=mode)
+        return
+    assert_eq(mt.take(_t(x), idx, axis=axis, mode=mode), want)
+    assert_eq(_t(x).take(idx, axis=axis, mode=mode), x.take(idx, axis=axis, mode=mode))
+
+
+def test_take_mode_errors():
+    with pytest.raises(ValueError, match="clipmode"):
+        mt.take(_t(X1), [0], mode="bogus")
+    with pytest.raises(IndexError, match="empty"):
+        mt.take(_t(np.zeros(0)), [0], mode="wrap")

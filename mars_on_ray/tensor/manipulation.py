@@ -304,13 +304,25 @@ def copy(a, order="K"):
     return Tensor(as_tensor(a).data)
 
 
-def take(a, indices, axis=None):
-    """Elements at integer ``indices`` along ``axis`` (of the flattened tensor when None)."""
+def take(a, indices, axis=None, out=None, mode="raise"):
+    """Elements at integer ``indices`` along ``axis`` (of the flattened tensor when None);
+    ``mode`` 'wrap' / 'clip' bring out-of-range indices in as NumPy does."""
+    if out is not None:
+        raise NotImplementedError("mt.take: out=")
+    if mode not in ("raise", "wrap", "clip"):
+        raise ValueError(f"clipmode must be one of 'clip', 'raise', or 'wrap' (got '{mode}')")
     t = as_tensor(a)
     if axis is None:
         t, axis = reshape(t, -1), 0
     axis = normalize_axis_index(axis, t.ndim)
     idx = np.asarray(indices)
+    if mode != "raise":
+        n = t.shape[axis]
+        if n != n:
+            raise NotImplementedError(f"mt.take(mode={mode!r}) along an axis of unknown length")
+        if n == 0 and idx.size:
+            raise IndexError("cannot do a non-empty take from an empty axes.")
+        idx = idx % max(n, 1) if mode == "wrap" else np.clip(idx, 0, max(n - 1, 0))
     flat = idx.reshape(-1)
     taken = moveaxis(t, axis, 0)[flat] if axis else t[flat]
     taken = moveaxis(taken, 0, axis) if axis else taken
