@@ -168,9 +168,11 @@ def test_numpy_functions_on_tensors_stay_lazy():
 
 
 def test_numpy_function_without_a_lazy_twin_computes_and_warns(local_session):
-    with pytest.warns(UserWarning, match="no lazy numpy.unwrap"):
-        np.testing.assert_array_equal(np.unwrap(t(A)), np.unwrap(A))
+    with pytest.warns(UserWarning, match="no lazy numpy.poly"):
+        np.testing.assert_array_equal(np.poly(t(A[0], chunk_size=4)), np.poly(A[0]))
     assert_eq(np.trace(t(A)), np.trace(A))  # trace has a lazy twin now
+    assert_eq(np.unwrap(t(A)), np.unwrap(A))  # unwrap and sort_complex too
+    assert_eq(np.sort_complex(t(A)), np.sort_complex(A))
 
 
 def test_broadcasting():

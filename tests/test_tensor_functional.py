@@ -93,8 +93,98 @@ def test_vectorize_applies_a_scalar_function_blockwise():
 
     assert_eq(clamp(t, hi=0.3), np.vectorize(lambda a, hi: min(a, hi))(X, 0.3))
     assert_eq(clamp(mt.tensor(np.zeros(0))), np.zeros(0))
-    with pytest.raises(NotImplementedError):
-        mt.vectorize(func, signature="(n)->()")
     boom = mt.vectorize(lambda a: 1 // 0, otypes=[float])(t)
     with pytest.raises(ZeroDivisionError):
         LocalExecutor().compute(boom.data)
+
+
+SIGNATURE_CASES = [
+    ("(n)->()", lambda a: a.sum(), [(13, 7)]),
+    ("(n),(n)->()", lambda a, b: a @ b, [(13, 7), (7,)]),
+    ("(n),(n)->()", lambda a, b: a @ b, [(3, 1, 7), (4, 7)]),
+    ("(n)->(),()", lambda a: (a.min(), a.max()), [(13, 7)]),
+    ("(n)->(n,n)", lambda a: np.outer(a, a), [(13, 7)]),
+    ("(n)->(k)", lambda a: np.array([a.mean(), a.std(), a.max()]), [(13, 7)]),  # k from a call
+    ("(n,n)->()", np.linalg.det, [(5, 3, 3)]),
+    ("(n)->()", lambda a: a.sum(), [(7,)]),  # no loop axis: a 0-d result
+    ("(),(n)->(n)", lambda s, a: s * a, [(13, 1), (13, 7)]),
+]
+
+
+@pytest.mark.parametrize("sig,func,shapes", SIGNATURE_CASES)
+def test_vectorize_with_a_signature_equals_numpy(sig, func, shapes):
+    rs = np.random.RandomState(2)
+    arrays = [rs.rand(*s) for s in shapes]
+    arrays[0][arrays[0] > 0.9] = np.nan
+    got = mt.vectorize(func, signature=sig)(*(mt.tensor(a, chunk_size=2 if a.ndim > 2 else 4) for a in arrays))
+    want = np.vectorize(func, signature=sig)(*arrays)
+    for g, w in zip(got if isinstance(want, tuple) else [got], want if isinstance(want, tuple) else [want]):
+        assert_eq(g, w, rtol=1e-12)
+
+
+def test_vectorize_with_a_signature_makes_core_axes_whole_and_keeps_loop_blocks():
+    t = mt.tensor(X, chunk_size=4)
+    res = mt.vectorize(lambda a: a.sum(), signature="(n)->()")(t)
+    tiled = LocalExecutor(small_data=False).tile(res.data)
+    assert tiled.nsplits == ((4, 4, 4, 1),)
+    assert_eq(res, np.vectorize(lambda a: a.sum(), signature="(n)->()")(X))
+
+
+def test_vectorize_with_a_signature_otypes_empty_and_unknown_shapes():
+    f = lambda a: a.sum()  # noqa: E731
+    t = mt.tensor(X, chunk_size=4)
+    assert_eq(mt.vectorize(f, signature="(n)->()", otypes=[np.float32])(t),
+              np.vectorize(f, signature="(n)->()", otypes=[np.float32])(X))
+    empty = np.zeros((0, 4))
+    assert_eq(mt.vectorize(f, signature="(n)->()", otypes=[float])(mt.tensor(empty)),
+              np.vectorize(f, signature="(n)->()", otypes=[float])(empty))
+    keep = X[:, 0] > 0.5
+    assert_eq(mt.vectorize(f, signature="(n)->()")(t[t[:, 0] > 0.5]), np.vectorize(f, signature="(n)->()")(X[keep]))
+
+
+def test_vectorize_with_a_signature_errors_like_numpy():
+    f = lambda a: a.sum()  # noqa: E731
+    t = mt.tensor(X, chunk_size=4)
+    with pytest.raises(ValueError, match="not a valid gufunc signature"):
+        mt.vectorize(f, signature="(n)->(")
+    with pytest.raises(ValueError, match="inconsistent size for core dimension"):
+        mt.vectorize(lambda a, b: a @ b, signature="(n),(n)->()")(t, np.ones(3))
+    with pytest.raises(ValueError, match="does not have enough dimensions"):
+        mt.vectorize(f, signature="(n,m)->()")(mt.tensor(np.ones(3)))
+    with pytest.raises(ValueError, match="size 0 inputs unless `otypes` is set"):
+        mt.vectorize(f, signature="(n)->()")(mt.tensor(np.zeros((0, 3))))
+    with pytest.raises(TypeError, match="wrong number of positional arguments"):
+        mt.vectorize(f, signature="(n)->()")(t, t)
+
+
+def test_vectorize_excluded_and_keyword_arguments():
+    t = mt.tensor(X, chunk_size=4)
+    y = np.random.RandomState(3).rand(7)
+    poly = lambda x, c: np.polyval(c, x)  # noqa: E731
+    assert_eq(mt.vectorize(poly, excluded={1})(t, [1, 2, 3]), np.vectorize(poly, excluded={1})(X, [1, 2, 3]))
+    kw_poly = lambda x, c=None: np.polyval(c, x)  # noqa: E731
+    assert_eq(mt.vectorize(kw_poly, excluded={"c"})(t, c=[1, 2, 3]),
+              np.vectorize(kw_poly, excluded={"c"})(X, c=[1, 2, 3]))
+    sub = lambda x, y=0: x - y  # noqa: E731
+    assert_eq(mt.vectorize(sub)(t, y=mt.tensor(y, chunk_size=3)), np.vectorize(sub)(X, y=y))  # vectorized keyword
+    lanes = lambda a, w: a @ w  # noqa: E731
+    assert_eq(mt.vectorize(lanes, excluded={1}, signature="(n)->()")(t, y),
+              np.vectorize(lanes, excluded={1}, signature="(n)->()")(X, y))
+
+
+def test_vectorize_with_a_signature_calls_the_function_once_for_all_outputs():
+    """The outputs of one block are one step (the executor runs it once for both tensors)."""
+    from mars_on_ray.core.fusion import build_steps
+    from mars_on_ray.tensor.functional import GufuncChunk
+
+    def lo_hi(a):
+        return a.min(), a.max()
+
+    lo, hi = mt.vectorize(lo_hi, signature="(n)->(),()")(mt.tensor(X, chunk_size=4))
+    executor = LocalExecutor(small_data=False)
+    chunks = list(executor.tile(lo.data).flat) + list(executor.tile(hi.data).flat)
+    steps = [s for s in build_steps(chunks, set()) if isinstance(s.op, GufuncChunk)]
+    assert len(steps) == 4 and all(len(s.outputs) == 2 for s in steps)
+    want = np.vectorize(lo_hi, signature="(n)->(),()")(X)
+    assert_eq(lo, want[0])
+    assert_eq(hi, want[1])

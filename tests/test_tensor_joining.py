@@ -133,3 +133,16 @@ def test_concatenate_of_unknown_lengths():
     picked = a[a[:, 0] > 10]  # rows known only after execution
     expected = np.concatenate([A[A[:, 0] > 10], A])
     np.testing.assert_array_equal(LocalExecutor().compute(mt.concatenate([picked, a]).data)[0], expected)
+
+
+def test_concatenate_with_dtype_casts_and_keys_differ():
+    """dtype= was declared but not applied, and the key was the same as without it."""
+    a = np.random.RandomState(0).rand(7, 5)
+    t = mt.tensor(a, chunk_size=3)
+    got = mt.concatenate([t, t], dtype=np.float32)
+    assert got.key != mt.concatenate([t, t]).key
+    assert_eq(got, np.concatenate([a, a], dtype=np.float32))
+    assert_eq(mt.concatenate([t, mt.tensor(np.arange(5))[None]], dtype=np.int64, casting="unsafe"),
+              np.concatenate([a, np.arange(5)[None]], dtype=np.int64, casting="unsafe"))
+    with pytest.raises(TypeError):
+        mt.concatenate([t, t], dtype=np.int64)

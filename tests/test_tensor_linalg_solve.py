@@ -24,7 +24,8 @@ def _v(t):
 def test_linalg_namespace_holds_only_linalg_functions():
     public = {name for name in dir(mt.linalg) if not name.startswith("_")}
     assert {"solve", "inv", "lstsq", "det", "slogdet", "lu", "matrix_power", "qr", "svd", "cholesky",
-            "norm", "pinv", "matrix_rank", "cond", "eigh", "eigvalsh", "solve_triangular"} <= public
+            "norm", "pinv", "matrix_rank", "cond", "eigh", "eigvalsh", "solve_triangular", "eig", "eigvals",
+            "vecdot", "diagonal", "trace", "cross"} <= public
     assert not public & {"np", "math", "itertools", "Operand", "options", "ChunkData", "annotations"}
     assert public == set(mt.linalg.__all__)
     assert all(callable(getattr(mt.linalg, name)) for name in public)

@@ -116,3 +116,14 @@ def test_intersect1d_with_indices_is_numpy(case):
     assert len(got) == 3
     for g, e in zip(got, expected):
         assert_eq(g, e)
+
+
+@pytest.mark.parametrize("x", [np.array([np.nan, 1.0, np.nan, 0.5, 1.0]), np.arange(6) % 3,
+                               np.where(np.random.RandomState(2).rand(4, 5) > 0.7, np.nan, 1.0)])
+def test_unique_with_equal_nan_false_counts_each_nan(x):
+    t = mt.tensor(x, chunk_size=2)
+    assert_eq(mt.unique(t, equal_nan=False), np.unique(x, equal_nan=False))
+    # NumPy's stable sort (return_index) orders the NaNs by position, as here
+    for got, want in zip(mt.unique(t, return_index=True, return_inverse=True, return_counts=True, equal_nan=False),
+                         np.unique(x, return_index=True, return_inverse=True, return_counts=True, equal_nan=False)):
+        assert_eq(got, want)

@@ -150,3 +150,34 @@ def test_ufunc_objects_keep_working_as_functions():
     assert pickle.loads(pickle.dumps(mt.add)) is mt.add
     assert mt.add.__name__ == "add" and mt.add.nin == 2 and mt.add.identity == 0
     assert mt.true_divide is mt.divide
+
+
+@pytest.mark.parametrize("name,a,idx,b", [
+    ("add", np.random.RandomState(0).rand(7), [0, 0, 2, 6, -1, -1], 1.0),
+    ("add", np.random.RandomState(1).rand(7, 5), [1, 1, 3], np.random.RandomState(2).rand(3, 5)),
+    ("add", np.random.RandomState(1).rand(7, 5), [1, 1, 3], np.random.RandomState(2).rand(5)),
+    ("maximum", np.random.RandomState(3).rand(7, 5), ([1, 1, 3], [0, 0, -1]), [5.0, 6.0, 7.0]),
+    ("subtract", np.random.RandomState(4).rand(4, 5, 6), [2, 2], 0.5),
+    ("multiply", np.arange(10), [3, 3, 3], 2), ("add", np.arange(10), [3, 5], 1.5),
+    ("add", np.arange(10.0), np.array([], int), 1.0), ("bitwise_or", np.arange(10), [1, 1], [4, 8]),
+])
+def test_ufunc_at_accumulates_repeated_indices_like_numpy(name, a, idx, b):
+    t = mt.tensor(a, chunk_size=3)
+    getattr(mt, name).at(t, idx, b)
+    want = a.copy()
+    getattr(np, name).at(want, idx, b)
+    assert_eq(t, want)
+
+
+def test_ufunc_at_errors():
+    t = mt.tensor(np.zeros(7), chunk_size=3)
+    with pytest.raises(IndexError, match="out of bounds"):
+        mt.add.at(t, [7], 1.0)
+    with pytest.raises(ValueError):
+        mt.add.at(t, [0, 1], [1.0, 2.0, 3.0])
+    with pytest.raises(NotImplementedError, match="power"):
+        mt.power.at(t, [0], 2.0)
+    with pytest.raises(NotImplementedError, match="lazy"):
+        mt.add.at(t, mt.tensor([0]), 1.0)
+    with pytest.raises(TypeError):
+        mt.add.at(np.zeros(3), [0], 1.0)

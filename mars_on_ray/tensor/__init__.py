@@ -1,4 +1,5 @@
 """The NumPy API: lazy tensors executed on Ray."""
+from .numpy_names import *  # noqa: F401,F403  (first: the operations below win a shared name)
 from . import fft, linalg, random, special, stats
 from .arithmetic import *  # noqa: F401,F403
 from .core import Tensor
@@ -29,6 +30,7 @@ from .calculus import *  # noqa: F401,F403
 from .signal import *  # noqa: F401,F403
 from .polynomial import *  # noqa: F401,F403
 from .histogramdd import *  # noqa: F401,F403
+from .array_api import *  # noqa: F401,F403
 from .from_frame import from_dataframe  # noqa: E402
 from .io import *  # noqa: F401,F403,E402
 

@@ -209,8 +209,12 @@ isnan = _ufunc("isnan")
 isinf = _ufunc("isinf")
 isfinite = _ufunc("isfinite")
 spacing = _ufunc("spacing")
+bitwise_count = _ufunc("bitwise_count")
+# NumPy 2's array-API names of the same ufuncs
+acos, acosh, asin, asinh, atan, atanh, atan2 = arccos, arccosh, arcsin, arcsinh, arctan, arctanh, arctan2
+bitwise_left_shift, bitwise_right_shift, bitwise_invert, pow = left_shift, right_shift, invert, power  # noqa: A001
 
-_UFUNCS = {name: f for name, f in dict(globals()).items() if isinstance(f, Ufunc)}
+_UFUNCS = {name: f for name, f in dict(globals()).items() if isinstance(f, Ufunc)}  # aliases too
 
 
 def astype(tensor, dtype, casting="unsafe", copy=True):
@@ -222,8 +226,17 @@ def astype(tensor, dtype, casting="unsafe", copy=True):
     return elementwise("astype", (t,), label="mt.astype", dtype=dtype, casting=casting)
 
 
-def clip(a, a_min=None, a_max=None):
-    """Values limited to ``[a_min, a_max]`` (either may be a tensor, array or None)."""
+def clip(a, a_min=np._NoValue, a_max=np._NoValue, *, min=np._NoValue, max=np._NoValue):  # noqa: A002
+    """Values limited to ``[a_min, a_max]`` (either may be a tensor, array or None; ``min`` /
+    ``max`` are their NumPy 2 names)."""
+    if a_min is np._NoValue and a_max is np._NoValue:  # NumPy's rules for the two spellings
+        a_min, a_max = (None if v is np._NoValue else v for v in (min, max))
+    elif a_min is np._NoValue or a_max is np._NoValue:
+        name = "a_min" if a_min is np._NoValue else "a_max"
+        raise TypeError(f"clip() missing 1 required positional argument: '{name}'")
+    elif min is not np._NoValue or max is not np._NoValue:
+        raise ValueError("Passing `min` or `max` keyword argument when `a_min` and `a_max` are provided is "
+                         "forbidden.")
     return elementwise("clip", (a, a_min, a_max), label="mt.clip")
 
 

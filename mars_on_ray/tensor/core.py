@@ -100,6 +100,7 @@ class Tensor(Tileable):
     ptp = _lazy("cumulative", "ptp")
     cumsum = _lazy("cumulative", "cumsum")
     cumprod = _lazy("cumulative", "cumprod")
+    trace = _lazy("matrices", "trace")
     del _name, _dunder, _func
 
 

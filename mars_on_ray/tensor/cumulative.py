@@ -14,7 +14,7 @@ from ..core.entity import ChunkData, Tiled, chunk_grid
 from ..core.operand import Operand
 from .core import Tensor, as_tensor, new_tensor
 
-__all__ = ["cumsum", "cumprod", "nancumsum", "nancumprod", "diff", "ediff1d", "trapz", "ptp"]
+__all__ = ["cumsum", "cumprod", "nancumsum", "nancumprod", "diff", "ediff1d", "trapz", "trapezoid", "ptp", "unwrap"]
 
 _SCANS = {  # name: (scan, total of a chunk, combine with a carry)
     "cumsum": (np.cumsum, np.sum, np.add),
@@ -304,3 +304,31 @@ def ptp(a, axis=None, out=None, keepdims=False):
         warnings.simplefilter("ignore")
         np.subtract(np.zeros(1, a.dtype), np.zeros(1, a.dtype))  # bool raises like NumPy
     return subtract(max_(a, axis=axis, keepdims=keepdims), min_(a, axis=axis, keepdims=keepdims))
+
+
+trapezoid = trapz  # NumPy 2's name
+
+
+def unwrap(p, discont=None, axis=-1, *, period=2 * np.pi):
+    """NumPy's ``unwrap``: jumps larger than ``discont`` along ``axis`` taken back by
+    multiples of ``period``, the corrections summed by a prefix scan (NumPy's own steps)."""
+    from .arithmetic import absolute, logical_and, mod, where
+    from .joining import concatenate
+
+    t = as_tensor(p)
+    axis = normalize_axis_index(axis, t.ndim)
+    dd = diff(t, axis=axis)
+    discont = period / 2 if discont is None else discont
+    dtype = np.result_type(dd.dtype, period)
+    if np.issubdtype(dtype, np.integer):
+        high, rem = divmod(period, 2)
+        ambiguous = rem == 0
+    else:
+        high, ambiguous = period / 2, True
+    ddmod = mod(dd + high, period) - high
+    if ambiguous:  # a jump of exactly period/2 keeps its sign
+        ddmod = where(logical_and(ddmod == -high, dd > 0), high, ddmod)
+    correct = where(absolute(dd) < discont, 0, ddmod - dd)
+    first = tuple(slice(0, 1) if k == axis else slice(None) for k in range(t.ndim))
+    rest = tuple(slice(1, None) if k == axis else slice(None) for k in range(t.ndim))
+    return concatenate([t[first].astype(dtype), (t[rest] + cumsum(correct, axis=axis)).astype(dtype)], axis=axis)

@@ -14,7 +14,7 @@ from ..core.tokenize import tokenize
 from ..core.user import ClientData
 from .core import Tensor, as_tensor, new_tensor
 
-__all__ = ["tensor", "array", "asarray", "ones", "zeros", "full", "empty", "ones_like", "zeros_like",
+__all__ = ["logspace", "geomspace", "tri", "frombuffer", "fromiter", "tensor", "array", "asarray", "ones", "zeros", "full", "empty", "ones_like", "zeros_like",
            "full_like", "empty_like", "arange", "linspace", "eye", "identity"]
 
 
@@ -297,3 +297,53 @@ def eye(N, M=None, k=0, dtype=float, order="C", chunk_size=None) -> Tensor:
 def identity(n, dtype=float, chunk_size=None) -> Tensor:
     """The ``n`` x ``n`` identity."""
     return eye(n, dtype=dtype, chunk_size=chunk_size)
+
+
+def logspace(start, stop, num=50, endpoint=True, base=10.0, dtype=None, axis=0):
+    """``base ** linspace(start, stop, num)`` (NumPy's ``logspace``)."""
+    from .arithmetic import power
+
+    y = linspace(start, stop, num=num, endpoint=endpoint, axis=axis)
+    if np.ndim(base):
+        base = np.expand_dims(np.asarray(base), axis)
+    res = power(base, y)
+    return res if dtype is None else res.astype(dtype)
+
+
+def geomspace(start, stop, num=50, endpoint=True, dtype=None, axis=0):
+    """Numbers spaced evenly on a log scale from ``start`` to ``stop``, exactly those two at
+    the ends (NumPy's ``geomspace`` for real scalar ends)."""
+    if np.ndim(start) or np.ndim(stop) or np.iscomplexobj(start) or np.iscomplexobj(stop) or axis != 0:
+        raise NotImplementedError("mt.geomspace: array, complex ends or axis= (scalar real ends only)")
+    if start == 0 or stop == 0:
+        raise ValueError("Geometric sequence cannot include zero")
+    dt = np.geomspace(start, stop, 2, dtype=dtype).dtype
+    sign = np.sign(start)
+    lo, hi = start / sign, stop / sign
+    if lo < 0 or hi < 0:
+        raise NotImplementedError("mt.geomspace: ends of different signs")
+    res = logspace(np.log10(lo), np.log10(hi), num, endpoint, 10.0).astype(dt)
+    if num > 0:
+        res[0] = lo
+    if num > 1 and endpoint:
+        res[num - 1] = hi
+    return res * sign if sign < 0 else res
+
+
+def tri(N, M=None, k=0, dtype=float):
+    """Ones at and below diagonal ``k``, zeros elsewhere."""
+    from .arithmetic import greater_equal
+
+    M = N if M is None else M
+    return greater_equal.outer(arange(N), arange(-k, M - k)).astype(dtype)
+
+
+def frombuffer(buffer, dtype=float, count=-1, offset=0, *, like=None, chunk_size=None) -> Tensor:
+    """A tensor of the client's ``buffer`` read as ``dtype`` (NumPy's ``frombuffer``, then
+    uploaded like any client array)."""
+    return tensor(np.frombuffer(buffer, dtype=dtype, count=count, offset=offset), chunk_size=chunk_size)
+
+
+def fromiter(iter, dtype, count=-1, *, like=None, chunk_size=None) -> Tensor:  # noqa: A002
+    """A tensor of the values of the client's iterable (NumPy's ``fromiter``, then uploaded)."""
+    return tensor(np.fromiter(iter, dtype=dtype, count=count), chunk_size=chunk_size)

@@ -1,5 +1,5 @@
 """Functions applied to tensors: select, piecewise and vectorize (blockwise: NumPy's own
-function on every block), apply_along_axis (whole lanes along the axis, then NumPy's)."""
+function on every block; with a signature, on blocks holding whole core axes), apply_along_axis (whole lanes along the axis, then NumPy's)."""
 from __future__ import annotations
 
 import numpy as np
@@ -11,7 +11,7 @@ from ..core.user import Tileable
 from .core import as_tensor, new_tensor
 from .rechunk import rechunk_tiled
 
-__all__ = ["select", "piecewise", "apply_along_axis", "vectorize"]
+__all__ = ["select", "piecewise", "apply_along_axis", "apply_over_axes", "vectorize"]
 
 _HERE = "mars_on_ray.tensor.functional"
 
@@ -125,24 +125,101 @@ def apply_along_axis(func1d, axis, arr, *args, **kwargs):
     return new_tensor(op, [a], shape, res.dtype)
 
 
-def vectorize_kernel(*arrays, pyfunc=None, otypes=None, kwargs=None, output=None):
-    out = np.vectorize(pyfunc, otypes=otypes)(*arrays, **(kwargs or {}))
+def _bound(pyfunc, call):
+    """``pyfunc`` taking only the vectorized arguments (NumPy's wrapper for ``excluded`` and
+    keyword arguments): ``call`` = (positions, names, the excluded positional ones, keywords)."""
+    if call is None:
+        return pyfunc
+    inds, names, fixed, fixed_kw = call
+
+    def func(*vargs):
+        args = dict(fixed)
+        args.update(zip(inds, vargs))
+        kwargs = dict(fixed_kw, **dict(zip(names, vargs[len(inds):])))
+        return pyfunc(*(args[i] for i in range(len(args))), **kwargs)
+    return func
+
+
+def apply_over_axes(func, a, axes):
+    """``func(a, axis)`` applied over each of ``axes`` in turn, the reduced axis kept (NumPy's
+    ``apply_over_axes``)."""
+    from .reshape import expand_dims
+
+    val = as_tensor(a)
+    for axis in np.atleast_1d(np.asarray(axes)):
+        axis = int(axis) + val.ndim if axis < 0 else int(axis)
+        res = as_tensor(func(val, axis))
+        if res.ndim != val.ndim:
+            res = expand_dims(res, axis)
+            if res.ndim != val.ndim:
+                raise ValueError("function is not returning an array of the correct shape")
+        val = res
+    return val
+
+
+def vectorize_kernel(*arrays, pyfunc=None, otypes=None, call=None, signature=None, output=None, empty=None):
+    if empty is not None:  # (input core ndims, output core shapes): no loop element, no call
+        loop = np.broadcast_shapes(*(a.shape[:a.ndim - n] for a, n in zip(arrays, empty[0])))
+        if 0 in loop:
+            outs = tuple(np.empty(loop + core, t) for core, t in zip(empty[1], otypes))
+            return outs if len(outs) > 1 else outs[0]
+    out = np.vectorize(_bound(pyfunc, call), otypes=otypes, signature=signature)(*arrays)
     return out if output is None else out[output]
 
 
+def _same_shape(a, b) -> bool:
+    """Equal shapes, an unknown (nan) extent equal to an unknown one."""
+    return len(a) == len(b) and all(x == y or x != x and y != y for x, y in zip(a, b))
+
+
+class GufuncBlocks(Operand):
+    """``vectorize`` with a signature: each input's core axes (the last ``cores[i]``) whole in
+    one chunk, the loop axes (already broadcast to one shape) split alike; one call of NumPy's
+    ``vectorize`` per loop block, whose result has ``out_core`` as its last axes."""
+
+    _params = ("cores", "out_core", "kw", "which", "n_out")
+
+    def tile(self, ctx, out):
+        from ..core.blockwise import unify_splits
+
+        tileds = []
+        for node in out.inputs:
+            tileds.append((yield from ctx.known(node)))
+        loop = out.ndim - len(self.out_core)
+        want = [unify_splits([t.nsplits[a] for t in tileds]) for a in range(loop)]
+        tileds = [rechunk_tiled(t, (*want, *((int(sum(s)),) for s in t.nsplits[loop:]))) for t in tileds]
+        core = (0,) * len(self.out_core)
+        grid = chunk_grid(tuple(len(s) for s in want) + (1,) * len(core))
+        for idx in np.ndindex(*grid.shape[:loop]):
+            chunks = [t.chunks[idx + (0,) * n] for t, n in zip(tileds, self.cores)]
+            shape = tuple(s[i] for s, i in zip(want, idx)) + self.out_core
+            # one call per block for every output: the outputs' chunks share the operand (its key)
+            op = GufuncChunk(kw=self.kw, n_out=self.n_out, label=self.label)
+            grid[idx + core] = ChunkData(op, chunks, shape, out.meta, idx + core, self.which)
+        return Tiled(grid, [*want, *((s,) for s in self.out_core)])
+
+
+class GufuncChunk(Operand):
+    """One loop block of ``GufuncBlocks``: ``vectorize_kernel`` with its keywords."""
+
+    _params = ("kw", "n_out")
+    n_outputs = property(lambda self: self.n_out)
+
+    def execute(self, *arrays):
+        return vectorize_kernel(*arrays, **dict(self.kw))
+
+
 class vectorize:
-    """A Python function of scalars applied elementwise to tensors (NumPy broadcasting), block
-    by block. ``otypes`` gives the output dtype(s); without it, a call on zeros decides (NumPy
-    reads the first element). ``signature=`` is not supported."""
+    """A Python function applied elementwise to tensors (NumPy broadcasting), block by block;
+    with ``signature=`` to sub-arrays whose core axes are made whole in one chunk (the loop
+    axes stay split). ``otypes`` gives the output dtype(s); without it, a call on zeros
+    decides (NumPy reads the first element), as it decides the sizes of output core
+    dimensions no input has. ``excluded`` positions / keywords are passed as they are."""
 
     def __init__(self, pyfunc=np._NoValue, otypes=None, doc=None, excluded=None, cache=False,
                  signature=None):
-        if signature is not None:
-            raise NotImplementedError("mt.vectorize: signature= is not supported")
-        if excluded:
-            raise NotImplementedError("mt.vectorize: excluded= is not supported")
         if pyfunc is np._NoValue:  # used as a decorator with arguments
-            self._options = (otypes, doc)
+            self._options = (otypes, doc, excluded, cache, signature)
             self.pyfunc = None
             return
         self.pyfunc = pyfunc
@@ -151,26 +228,80 @@ class vectorize:
         if otypes is not None:
             otypes = [np.dtype(t) for t in otypes]
         self.otypes = otypes
+        self.excluded = set(excluded or ())
+        self.signature = signature
+        self._core = None
+        if signature is not None:
+            from numpy.lib._function_base_impl import _parse_gufunc_signature
+
+            self._core = _parse_gufunc_signature(signature.replace(" ", ""))  # NumPy's ValueError
         self.__doc__ = pyfunc.__doc__ if doc is None else doc
         self.__name__ = getattr(pyfunc, "__name__", "vectorized")
 
     def __call__(self, *args, **kwargs):
-        """The function over every element of the broadcast arguments."""
-        from .arithmetic import elementwise
-
+        """The function over every element (or core sub-array) of the broadcast arguments."""
         if self.pyfunc is None:
             return vectorize(args[0], *self._options)
+        call = None
+        vargs = list(args)
+        if kwargs or self.excluded:
+            inds = tuple(i for i in range(len(args)) if i not in self.excluded)
+            names = tuple(n for n in kwargs if n not in self.excluded)
+            call = (inds, names, tuple((i, args[i]) for i in range(len(args)) if i in self.excluded),
+                    tuple((n, v) for n, v in kwargs.items() if n in self.excluded))
+            vargs = [args[i] for i in inds] + [kwargs[n] for n in names]
+        if self.signature is not None:
+            return self._call_with_signature(vargs, call)
+        return self._call_elementwise(vargs, call)
+
+    def _outputs(self, samples, call):
+        """The dtypes and shapes of the results on ``samples`` (``otypes`` when given)."""
+        probe = np.vectorize(_bound(self.pyfunc, call), otypes=self.otypes, signature=self.signature)(*samples)
+        outs = probe if isinstance(probe, tuple) else (probe,)
+        return [np.asarray(o) for o in outs]
+
+    def _call_elementwise(self, vargs, call):
+        from .arithmetic import elementwise
+
         otypes = self.otypes
         if otypes is None:
-            tensors = [a if np.isscalar(a) else as_tensor(a) for a in args]
-            samples = [a if np.isscalar(a) else np.zeros(1, a.dtype) for a in tensors]
-            probe = np.vectorize(self.pyfunc)(*samples, **kwargs)
-            outs = probe if isinstance(probe, tuple) else (probe,)
-            otypes = [np.asarray(o).dtype for o in outs]
-        kw = {"pyfunc": self.pyfunc, "otypes": tuple(otypes), "kwargs": kwargs or None}
+            tensors = [a if np.isscalar(a) else as_tensor(a) for a in vargs]
+            otypes = [o.dtype for o in self._outputs([a if np.isscalar(a) else np.zeros(1, a.dtype)
+                                                      for a in tensors], call)]
+        kw = {"pyfunc": self.pyfunc, "otypes": tuple(otypes), "call": call}
         label = f"mt.vectorize({self.__name__})"
         if len(otypes) == 1:
-            return elementwise(f"{_HERE}:vectorize_kernel", args, label=label,
+            return elementwise(f"{_HERE}:vectorize_kernel", vargs, label=label,
                                result_dtype=otypes[0], **kw)
-        return tuple(elementwise(f"{_HERE}:vectorize_kernel", args, label=label, result_dtype=t,
+        return tuple(elementwise(f"{_HERE}:vectorize_kernel", vargs, label=label, result_dtype=t,
                                  output=i, **kw) for i, t in enumerate(otypes))
+
+    def _call_with_signature(self, vargs, call):
+        from ..core.blockwise import broadcast_shape
+        from .manipulation import broadcast_to
+
+        in_core, out_core = self._core
+        if len(vargs) != len(in_core):
+            raise TypeError(f"wrong number of positional arguments: expected {len(in_core)}, got {len(vargs)}")
+        ts = [as_tensor(a) for a in vargs]
+        cores = [len(c) for c in in_core]
+        # a sample of each input: one loop element, the real core axes (NumPy's checks of them)
+        samples = [np.zeros(tuple(1 if a < t.ndim - n else s for a, s in enumerate(t.shape)), t.dtype)
+                   for t, n in zip(ts, cores)]
+        if any(s != s for t, n in zip(ts, cores) for s in t.shape[max(t.ndim - n, 0):]):
+            raise NotImplementedError("mt.vectorize: core dimensions of unknown length (execute the input first)")
+        outs = self._outputs(samples, call)
+        loop = broadcast_shape(*(t.shape[:t.ndim - n] for t, n in zip(ts, cores)))
+        if self.otypes is None and any(s == 0 for s in loop):
+            raise ValueError("cannot call `vectorize` on size 0 inputs unless `otypes` is set")
+        ts = [t if _same_shape(t.shape[:t.ndim - n], loop) else broadcast_to(t, loop + t.shape[t.ndim - n:])
+              for t, n in zip(ts, cores)]
+        core_shapes = tuple(o.shape[o.ndim - len(c):] if c else () for o, c in zip(outs, out_core))
+        kw = {"pyfunc": self.pyfunc, "otypes": tuple(x.dtype for x in outs), "call": call,
+              "signature": self.signature, "empty": (tuple(cores), core_shapes)}
+        results = []
+        for i, (o, core_shape) in enumerate(zip(outs, core_shapes)):
+            op = GufuncBlocks(cores=tuple(cores), out_core=core_shape, kw=tuple(sorted(kw.items())), which=i,
+                              n_out=len(outs), label=f"mt.vectorize({self.__name__})")
+            results.append(new_tensor(op, ts, loop + core_shape, o.dtype))
+        return tuple(results) if len(outs) > 1 else results[0]

@@ -14,7 +14,7 @@ from ..core.reduction import tree_reduce
 from .core import Tensor, as_tensor, new_tensor
 from .rechunk import rechunk_tiled
 
-__all__ = ["take_along_axis", "put_along_axis", "tril_indices", "triu_indices", "tril_indices_from",
+__all__ = ["ix_", "take_along_axis", "put_along_axis", "tril_indices", "triu_indices", "tril_indices_from",
            "triu_indices_from", "diag_indices", "diag_indices_from", "ravel_multi_index"]
 
 
@@ -260,3 +260,22 @@ def ravel_multi_index(multi_index, dims, mode="raise", order="C"):
     np.ravel_multi_index(tuple(np.zeros(0, np.intp) for _ in dims), dims, mode, order)  # checks
     return elementwise(f"{__name__}:ravel_kernel", index, label="mt.ravel_multi_index",
                        result_dtype=np.intp, dims=dims, mode=mode, order=order)
+
+
+def ix_(*args):
+    """Open-mesh index tensors: sequence ``k`` shaped to run along axis ``k`` only (boolean
+    sequences by their True positions), for ``t[mt.ix_(rows, cols)]``."""
+    from .nonzero import flatnonzero
+
+    out = []
+    for k, seq in enumerate(args):
+        # client sequences through NumPy's own ix_ (its errors; True positions known now)
+        t = seq if isinstance(seq, Tensor) else as_tensor(np.ix_(seq)[0].reshape(-1))
+        if t.ndim != 1:
+            raise ValueError("Cross index must be 1 dimensional")
+        if t.dtype == np.bool_:
+            t = flatnonzero(t)
+        elif t.dtype.kind not in "iu":
+            raise IndexError("arrays used as indices must be of integer (or boolean) type")
+        out.append(t.reshape((1,) * k + (-1,) + (1,) * (len(args) - k - 1)))
+    return tuple(out)

@@ -93,6 +93,8 @@ def concatenate(arrays, axis=0, out=None, dtype=None, casting="same_kind"):
                     f"{tensors[0].shape[a]} and the array at index {i} has size {t.shape[a]}")
     samples = [np.zeros((1,) * ndim, t.dtype) for t in tensors]
     result_dtype = np.concatenate(samples, axis=axis, dtype=dtype, casting=casting).dtype
+    if dtype is not None:  # cast first: the result's key and chunks then carry the dtype
+        tensors = [t if t.dtype == result_dtype else t.astype(result_dtype) for t in tensors]
     shape = tuple(sum(t.shape[a] for t in tensors) if a == axis else tensors[0].shape[a]
                   for a in range(ndim))
     return new_tensor(Concatenate(axis=axis, label="mt.concatenate"), tensors, shape, result_dtype)

@@ -19,7 +19,7 @@ __all__ = ["flip", "fliplr", "flipud", "roll", "moveaxis", "rollaxis", "broadcas
            "broadcast_arrays", "tile", "repeat", "tril", "triu", "diag", "diagflat", "real",
            "imag", "angle", "iscomplex", "isreal", "fix", "i0", "sinc", "round_", "modf", "frexp",
            "divmod", "real_if_close",
-           "allclose", "array_equal", "ascontiguousarray", "asfortranarray", "copy", "take",
+           "allclose", "array_equal", "array_equiv", "ascontiguousarray", "asfortranarray", "copy", "take",
            "result_type", "shape", "ndim", "choose", "copyto", "fill_diagonal", "ExecutableTuple"]
 
 
@@ -272,6 +272,18 @@ def array_equal(a1, a2, equal_nan=False):
     return (t1 == t2).all()
 
 
+def array_equiv(a1, a2):
+    """A lazy 0-d boolean: the shapes broadcast and every pair of elements is equal."""
+    from ..core.blockwise import broadcast_shape
+
+    t1, t2 = as_tensor(a1), as_tensor(a2)
+    try:
+        broadcast_shape(t1.shape, t2.shape)
+    except ValueError:
+        return as_tensor(np.bool_(False))
+    return (t1 == t2).all()
+
+
 def ascontiguousarray(a, dtype=None):
     """The tensor (chunks are always C-contiguous NumPy arrays), cast to ``dtype``."""
     t = as_tensor(a)
@@ -292,13 +304,25 @@ def copy(a, order="K"):
     return Tensor(as_tensor(a).data)
 
 
-def take(a, indices, axis=None):
-    """Elements at integer ``indices`` along ``axis`` (of the flattened tensor when None)."""
+def take(a, indices, axis=None, out=None, mode="raise"):
+    """Elements at integer ``indices`` along ``axis`` (of the flattened tensor when None);
+    ``mode`` 'wrap' / 'clip' bring out-of-range indices in as NumPy does."""
+    if out is not None:
+        raise NotImplementedError("mt.take: out=")
+    if mode not in ("raise", "wrap", "clip"):
+        raise ValueError(f"clipmode must be one of 'clip', 'raise', or 'wrap' (got '{mode}')")
     t = as_tensor(a)
     if axis is None:
         t, axis = reshape(t, -1), 0
     axis = normalize_axis_index(axis, t.ndim)
     idx = np.asarray(indices)
+    if mode != "raise":
+        n = t.shape[axis]
+        if n != n:
+            raise NotImplementedError(f"mt.take(mode={mode!r}) along an axis of unknown length")
+        if n == 0 and idx.size:
+            raise IndexError("cannot do a non-empty take from an empty axes.")
+        idx = idx % max(n, 1) if mode == "wrap" else np.clip(idx, 0, max(n - 1, 0))
     flat = idx.reshape(-1)
     taken = moveaxis(t, axis, 0)[flat] if axis else t[flat]
     taken = moveaxis(taken, 0, axis) if axis else taken

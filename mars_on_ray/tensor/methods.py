@@ -10,10 +10,11 @@ from .core import Tensor, as_tensor, new_tensor
 from . import arithmetic
 from .arithmetic import around, conjugate
 from .manipulation import choose, copy, imag, real, repeat, take
+from .manipulation import divmod as arithmetic_divmod
 from .reshape import ravel, squeeze, swapaxes
 from .setitem import FlatIter
 
-__all__: list[str] = []
+__all__ = ["diagonal"]
 
 
 def _attach(name, func, prop=False):
@@ -39,6 +40,110 @@ def _view_kernel(x, dtype):
 def _to_numpy(t):
     """The computed value as a NumPy array (runs the graph if needed)."""
     return np.asarray(t.fetch())
+
+
+def item(t, *args):
+    """One element as a Python scalar (NumPy's ``item``): only that element is fetched."""
+    import operator
+
+    if len(args) == 1 and isinstance(args[0], tuple):
+        args = args[0]
+    size = t.size
+    if not args:
+        if size == size and size != 1:
+            raise ValueError("can only convert an array of size 1 to a Python scalar")
+        one = t.reshape(()) if size == size else t
+    elif len(args) == 1:
+        i = operator.index(args[0])
+        if size != size:
+            raise NotImplementedError("Tensor.item(i) of a tensor of unknown shape")
+        if not -size <= i < size:
+            raise IndexError(f"index {i} is out of bounds for size {size}")
+        one = t[np.unravel_index(i % size, t.shape)] if t.ndim else t
+    elif len(args) == t.ndim:
+        one = t[tuple(operator.index(i) for i in args)]
+    else:
+        raise ValueError("incorrect number of indices for array")
+    return _to_numpy(one).item()
+
+
+def _contains(t, value):
+    """``value in t``: whether any element equals it (computed now, as NumPy answers)."""
+    return bool(_to_numpy((t == value).any()))
+
+
+def _array_namespace(t, api_version=None):
+    """The array-API namespace of tensors: ``mars_on_ray.tensor``."""
+    import mars_on_ray.tensor as mt
+
+    return mt
+
+
+def _to_device(t, device, /, *, stream=None):
+    if device != "cpu":
+        raise ValueError(f"Unsupported device {device!r}: tensors live on the CPU")
+    return t
+
+
+def tobytes(t, order="C"):
+    """The computed value's raw bytes (``order`` 'C' or 'F')."""
+    return _to_numpy(t).tobytes(order)
+
+
+def tolist(t):
+    """The computed value as nested Python lists (a scalar for a 0-d tensor)."""
+    return _to_numpy(t).tolist()
+
+
+def fill(t, value):
+    """Set every element to ``value`` (in place: ``t`` now stands for the filled tensor)."""
+    from .datasource import full_like
+
+    np.empty(1, t.dtype).fill(value)  # NumPy's errors for a value the dtype cannot hold
+    t.data = full_like(t, value).data
+
+
+def _scalar(convert):
+    def method(t):
+        if t.ndim != 0:
+            raise TypeError("only 0-dimensional arrays can be converted to Python scalars")
+        return convert(item(t))
+    method.__name__ = f"__{convert.__name__}__"
+    return method
+
+
+def _nbytes(t):
+    """The bytes of the elements (nan while the shape is unknown)."""
+    size = t.size
+    return size * t.dtype.itemsize if size != size else int(size) * t.dtype.itemsize
+
+
+def _matrix_transpose(t):
+    if t.ndim < 2:
+        raise ValueError("matrix transpose with ndim < 2 is undefined")
+    return swapaxes(t, -1, -2)
+
+
+def diagonal(a, offset=0, axis1=0, axis2=1):
+    """The ``offset`` diagonal of the ``axis1``/``axis2`` planes, as the last axis (NumPy's
+    ``diagonal``): the points are gathered from the chunks holding them."""
+    from numpy.lib.array_utils import normalize_axis_index
+
+    from .manipulation import moveaxis
+
+    t = as_tensor(a)
+    if t.ndim < 2:
+        raise ValueError("diag requires an array of at least two dimensions")
+    axis1, axis2 = normalize_axis_index(axis1, t.ndim), normalize_axis_index(axis2, t.ndim)
+    if axis1 == axis2:
+        raise ValueError("axis1 and axis2 cannot be the same")
+    n, m = t.shape[axis1], t.shape[axis2]
+    if n != n or m != m:
+        raise NotImplementedError("mt.diagonal of a tensor of unknown shape")
+    start = max(0, -offset), max(0, offset)
+    length = max(0, min(n - start[0], m - start[1]))
+    rows, cols = np.arange(length) + start[0], np.arange(length) + start[1]
+    return moveaxis(t, (axis1, axis2), (-2, -1))[..., rows, cols]
 
 
 class MapChunk(Operand):
@@ -111,10 +216,14 @@ def to_gpu(t):
 
 
 for _name, _func in {
-    "ravel": ravel, "flatten": lambda t, order="C": ravel(t), "squeeze": squeeze,
+    "ravel": ravel, "flatten": lambda t, order="C": ravel(t, order), "squeeze": squeeze,
     "swapaxes": swapaxes, "take": take, "repeat": repeat, "round": around, "conj": conjugate,
     "conjugate": conjugate, "copy": copy, "view": _view, "to_numpy": _to_numpy,
-    "choose": choose,
+    "choose": choose, "item": item, "tolist": tolist, "tobytes": tobytes, "__contains__": _contains,
+    "__array_namespace__": _array_namespace, "to_device": _to_device, "fill": fill, "diagonal": diagonal,
+    "__float__": _scalar(float), "__int__": _scalar(int), "__complex__": _scalar(complex),
+    "__divmod__": lambda t, other: arithmetic_divmod(t, other),
+    "__rdivmod__": lambda t, other: arithmetic_divmod(other, t),
     "map_chunk": map_chunk, "rebalance": rebalance, "to_dataframe": to_dataframe,
     "to_cpu": to_cpu, "to_gpu": to_gpu,
 }.items():
@@ -122,3 +231,7 @@ for _name, _func in {
 _attach("real", real, prop=True)
 _attach("imag", imag, prop=True)
 _attach("flat", FlatIter, prop=True)
+_attach("nbytes", _nbytes, prop=True)
+_attach("itemsize", lambda t: t.dtype.itemsize, prop=True)
+_attach("mT", _matrix_transpose, prop=True)
+_attach("device", lambda t: "cpu", prop=True)

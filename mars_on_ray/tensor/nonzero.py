@@ -20,7 +20,7 @@ from ..core.entity import ChunkData, Tiled, chunk_grid
 from ..core.operand import Operand
 from .core import Tensor, as_tensor, new_tensor
 
-__all__ = ["argwhere", "nonzero", "flatnonzero", "extract", "compress", "count_nonzero"]
+__all__ = ["argwhere", "nonzero", "flatnonzero", "extract", "compress", "count_nonzero", "trim_zeros"]
 
 NAN = float("nan")
 
@@ -170,3 +170,27 @@ def count_nonzero(a, axis=None, *, keepdims=False):
         axis = operator.index(axis)
     mask = a if a.dtype == bool else astype(a, bool)
     return sum_(mask, axis=axis, keepdims=keepdims, dtype=np.intp)
+
+
+def trim_zeros(filt, trim="fb", axis=None):
+    """``filt`` without its leading (``'f'``) and / or trailing (``'b'``) zeros: the elements
+    after the first / before the last nonzero, found by prefix scans (a tensor of unknown
+    length)."""
+    from .arithmetic import logical_and
+    from .cumulative import cumsum
+    from .manipulation import flip
+
+    t = as_tensor(filt)
+    trim = trim.lower()
+    if any(c not in "fb" for c in trim):
+        raise ValueError(f"unexpected character(s) in `trim`: {trim!r}")
+    if t.ndim != 1:
+        raise NotImplementedError("mt.trim_zeros of a tensor of more than one dimension")
+    nz = t != 0
+    keep = None
+    if "f" in trim:
+        keep = cumsum(nz) > 0
+    if "b" in trim:
+        back = flip(cumsum(flip(nz))) > 0
+        keep = back if keep is None else logical_and(keep, back)
+    return t if keep is None else t[keep]

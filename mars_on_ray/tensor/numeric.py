@@ -24,7 +24,9 @@ def average(a, axis=None, weights=None, returned=False, keepdims=False):
         if not returned:
             return avg
         count = np.prod([t.shape[i] for i in ([axis] if isinstance(axis, int) else axis or range(t.ndim))])
-        return avg, elementwise("multiply", (avg * 0, avg.dtype.type(count)))
+        from .datasource import full_like
+
+        return avg, full_like(avg, avg.dtype.type(count))
     w = as_tensor(weights)
     if tuple(w.shape) != tuple(t.shape):  # NumPy 2's checks, in its order
         if axis is None:

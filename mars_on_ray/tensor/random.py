@@ -37,7 +37,8 @@ _DISTS = {
 
 __all__ = ["seed", "rand", "randn", "randint", "random", "random_sample", "ranf", "sample",
            "random_integers", "uniform", "normal", "standard_normal", "bytes", "choice",
-           "dirichlet", "multinomial", "multivariate_normal", "RandomState", *_DISTS]
+           "dirichlet", "multinomial", "multivariate_normal", "permutation", "shuffle", "RandomState",
+           "Generator", "default_rng", *_DISTS]
 
 
 class Random(Operand):
@@ -253,6 +254,27 @@ class RandomState:
         return self._new("choice", "choice", (), size, None, chunk_size, seed, whole=not replace,
                          population=population, a=n, replace=bool(replace), p=p)
 
+    def permutation(self, x, chunk_size=None, seed=None) -> Tensor:
+        """``arange(x)`` shuffled (an int), or ``x`` with its first axis shuffled: the order is
+        one draw over the whole length (as ``choice`` without replacement)."""
+        from .core import as_tensor
+
+        if np.ndim(x) == 0 and not isinstance(x, Tensor):
+            n = operator.index(x)
+            return self.choice(n, n, replace=False, chunk_size=chunk_size, seed=seed)
+        t = as_tensor(x)
+        if t.ndim == 0:
+            raise IndexError("x must be an integer or at least 1-dimensional")
+        if t.shape[0] != t.shape[0]:
+            raise NotImplementedError("mt.random.permutation of a tensor of unknown length")
+        return t[self.choice(t.shape[0], t.shape[0], replace=False, seed=seed)]
+
+    def shuffle(self, x) -> None:
+        """Shuffle the tensor ``x`` along its first axis, in place (``x`` now stands for it)."""
+        if not isinstance(x, Tensor):
+            raise TypeError("mt.random.shuffle shuffles a tensor in place; use permutation for arrays")
+        x.data = self.permutation(x).data
+
     def dirichlet(self, alpha, size=None, chunk_size=None, seed=None) -> Tensor:
         """Dirichlet samples: shape ``size + (len(alpha),)``."""
         alpha = _fixed(alpha, float)
@@ -299,7 +321,48 @@ def _distribution(name: str, spec: str):
 for _name, _spec in _DISTS.items():
     setattr(RandomState, _name, _distribution(_name, _spec))
 
+
+class Generator(RandomState):
+    """NumPy's ``Generator`` methods (``mt.random.default_rng(seed)``) over the same seeded
+    block draws: ``random``, ``integers``, ``standard_normal`` with ``dtype=``, ``choice``,
+    ``permutation``, ``shuffle`` and the distributions."""
+
+    def random(self, size=None, dtype=np.float64, out=None, chunk_size=None, seed=None) -> Tensor:
+        """Uniform floats in [0, 1) (``dtype`` float64 or float32)."""
+        _no_out("random", out)
+        return self._new("random", "random", (), size, dtype, chunk_size, seed)
+
+    def integers(self, low, high=None, size=None, dtype=np.int64, endpoint=False, chunk_size=None,
+                 seed=None) -> Tensor:
+        """Integers in [low, high) (``endpoint``: [low, high]; without ``high``: from 0)."""
+        if high is None:
+            low, high = 0, low
+        return self._new("integers", "integers", (low, high), size, dtype, chunk_size, seed,
+                         endpoint=bool(endpoint) or None)
+
+    def standard_normal(self, size=None, dtype=np.float64, out=None, chunk_size=None, seed=None) -> Tensor:
+        _no_out("standard_normal", out)
+        return self._new("standard_normal", "standard_normal", (), size, dtype, chunk_size, seed)
+
+    def choice(self, a, size=None, replace=True, p=None, axis=0, shuffle=True, chunk_size=None,
+               seed=None) -> Tensor:
+        """Samples of ``arange(a)`` or of the 1-D array ``a`` (``axis=0`` only)."""
+        if axis != 0:
+            raise NotImplementedError("mt.random.Generator.choice: axis=")
+        return super().choice(a, size, replace, p, chunk_size=chunk_size, seed=seed)
+
+
+def _no_out(name, out):
+    if out is not None:
+        raise NotImplementedError(f"mt.random.Generator.{name}: out=")
+
+
+def default_rng(seed=None) -> Generator:
+    """A ``Generator`` seeded by ``seed`` (an int, a SeedSequence, a NumPy Generator, None)."""
+    return seed if isinstance(seed, Generator) else Generator(seed)
+
 _global = RandomState()
 seed = _global.seed
-globals().update({name: getattr(_global, name) for name in __all__ if name not in ("seed", "RandomState")})
+globals().update({name: getattr(_global, name) for name in __all__
+                  if name not in ("seed", "RandomState", "Generator", "default_rng")})
 del _name, _spec

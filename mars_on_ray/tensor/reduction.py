@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import builtins
 import functools
+import math
 import warnings
 
 import numpy as np
@@ -481,14 +482,51 @@ def mean(a, axis=None, dtype=None, out=None, keepdims=False, *, where=True):
     return astype(true_divide(total, count), result_dtype)
 
 
-def var(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False):
-    """Variance over ``axis`` with ``ddof`` delta degrees of freedom."""
+def var(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False, *, mean=np._NoValue,
+        correction=np._NoValue):
+    """Variance over ``axis`` with ``ddof`` (or ``correction``, its array-API name) delta
+    degrees of freedom; ``mean``: the mean to measure from (keepdims-shaped, as NumPy's)."""
+    ddof = _correction(ddof, correction)
+    if mean is not np._NoValue:
+        return _var_about(a, mean, axis, dtype, out, ddof, keepdims)
     return _reduce(Var, "var", a, axis, out, keepdims, dtype=dtype, ddof=ddof)
 
 
-def std(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False):
-    """Standard deviation over ``axis`` with ``ddof`` delta degrees of freedom."""
+def std(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False, *, mean=np._NoValue,
+        correction=np._NoValue):
+    """Standard deviation over ``axis`` with ``ddof`` (or ``correction``) delta degrees of
+    freedom; ``mean``: the mean to measure from."""
+    ddof = _correction(ddof, correction)
+    if mean is not np._NoValue:
+        from .arithmetic import sqrt
+
+        return sqrt(_var_about(a, mean, axis, dtype, out, ddof, keepdims))
     return _reduce(Std, "std", a, axis, out, keepdims, dtype=dtype, ddof=ddof)
+
+
+def _correction(ddof, correction):
+    if correction is np._NoValue:
+        return ddof
+    if ddof != 0:
+        raise ValueError("ddof and correction can't be provided simultaneously.")
+    return correction
+
+
+def _var_about(a, mean, axis, dtype, out, ddof, keepdims):
+    """NumPy's variance from a given mean: the mean squared deviation, over ``n - ddof``."""
+    from .arithmetic import absolute
+    from .core import as_tensor
+
+    if out is not None:
+        raise NotImplementedError("mt.var(mean=): out=")
+    t = as_tensor(a)
+    expected = np.var(np.zeros((1,) * t.ndim, t.dtype), axis=axis, dtype=dtype, keepdims=keepdims,
+                      mean=np.zeros((1,) * t.ndim, t.dtype))  # NumPy's checks and dtype
+    dev = t - mean
+    sq = absolute(dev) ** 2 if dev.dtype.kind == "c" else dev * dev
+    total = sq.sum(axis=axis, dtype=dtype, keepdims=keepdims)
+    count = t.size // builtins.max(math.prod(total.shape), 1) if t.size == t.size else float("nan")
+    return (total / builtins.max(count - ddof, 0)).astype(expected.dtype)
 
 
 def argmin(a, axis=None, out=None, *, keepdims=False):

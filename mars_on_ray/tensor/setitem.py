@@ -22,7 +22,7 @@ from .fancy_index import (_check_advanced_bounds, _check_mask, _unknown, broadca
                           expand_advanced, fetch_index_values, is_array_index, is_bool_scalar,
                           locate_points)
 
-__all__ = ["put"]
+__all__ = ["put", "place", "putmask"]
 
 
 def _shape_str(shape) -> str:
@@ -333,3 +333,56 @@ def put(a, ind, v, mode="raise"):
         values = values[np.arange(n) % values.shape[0]]
     a.data = assign(a, unravel_index(ind, shape) if isinstance(ind, Tensor) else np.unravel_index(ind, shape),
                     values).data
+
+
+def _cycled(values, positions, dtype):
+    """``values`` (flattened, repeated as needed) at the lazy integer ``positions``."""
+    from .arithmetic import elementwise
+
+    vals = np.asarray(values).ravel()
+    if np.ndim(values) == 0 or vals.size == 1:
+        return vals.astype(dtype)[0] if vals.size else None
+    return elementwise("mars_on_ray.tensor.setitem:cycled_kernel", (positions,), label="mt.place",
+                       result_dtype=dtype, vals=vals.astype(dtype, copy=False))
+
+
+def cycled_kernel(positions, vals=None):
+    return vals[positions % vals.size]
+
+
+def place(arr, mask, vals):
+    """Set the elements of ``arr`` where ``mask`` holds to ``vals`` in turn (repeated as
+    needed), in place, as NumPy's ``place``: each True element's rank among the Trues (a
+    prefix scan) picks its value."""
+    from .arithmetic import where
+    from .cumulative import cumsum
+
+    if not isinstance(arr, Tensor):
+        raise TypeError(f"argument 1 must be a tensor, not {type(arr).__name__}")
+    m = as_tensor(mask)
+    if np.size(vals) == 0:
+        raise NotImplementedError("mt.place with no values (NumPy raises only when mask has a True)")
+    value = _cycled(vals, cumsum(m.ravel()).reshape(m.shape) - 1, arr.dtype)
+    arr.data = where(m, value, arr).astype(arr.dtype).data
+
+
+def putmask(a, mask, values):
+    """Set ``a.flat[n] = values.flat[n]`` where ``mask.flat[n]`` holds (``values`` repeated
+    over ``a``'s flat positions), in place, as NumPy's ``putmask``."""
+    from .arithmetic import where
+    from .datasource import arange
+
+    if not isinstance(a, Tensor):
+        raise TypeError(f"argument a must be a tensor, not {type(a).__name__}")
+    m = as_tensor(mask)
+    if tuple(m.shape) != tuple(a.shape):
+        raise ValueError("putmask: mask and data must be the same size")
+    if isinstance(values, Tensor) and tuple(values.shape) == tuple(a.shape):
+        value = values
+    elif isinstance(values, Tensor):
+        raise NotImplementedError("mt.putmask: tensor values of another shape than a")
+    elif np.size(values) == 0:
+        return
+    else:
+        value = _cycled(values, arange(a.size).reshape(a.shape), a.dtype)
+    a.data = where(m, value, a).astype(a.dtype).data

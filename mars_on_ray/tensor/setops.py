@@ -150,11 +150,17 @@ def unique(ar, return_index=False, return_inverse=False, return_counts=False, ax
            equal_nan=True, sorted=True):
     """The sorted distinct elements of ``ar`` (flattened), optionally with the flat index of
     each one's first occurrence, every element's position in the result (``ar``'s shape) and
-    each one's count. NaNs count as one value, like NumPy's default. With ``axis``: the
-    distinct sub-arrays along it (compared as records), sorted like NumPy's."""
-    if not equal_nan:
-        raise NotImplementedError("mt.unique supports equal_nan=True only")
+    each one's count. NaNs count as one value, like NumPy's default (``equal_nan=False``: each
+    its own, last, in flat order). With ``axis``: the distinct sub-arrays along it (compared as
+    records), sorted like NumPy's."""
     ar = as_tensor(ar)
+    if not equal_nan:
+        if axis is not None:
+            raise NotImplementedError("mt.unique: equal_nan=False with axis=")
+        from .array_api import _unique as unique_each_nan
+
+        parts = unique_each_nan(ar, return_index, return_inverse, return_counts)
+        return tuple(parts) if len(parts) > 1 else parts[0]
     if axis is not None:
         return _unique_along(ar, axis, return_index, return_inverse, return_counts)
     values = _unique([ar], "values", ar.dtype, "mt.unique")

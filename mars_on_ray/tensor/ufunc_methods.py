@@ -1,5 +1,6 @@
 """Lazy ufunc objects: ``mt.add(a, b)`` plus NumPy's ufunc methods ``reduce`` (a tree
-reduction), ``accumulate`` (a prefix scan with chained carries) and ``outer`` (a broadcast).
+reduction), ``accumulate`` (a prefix scan with chained carries), ``outer`` (a broadcast) and
+``at`` (contributions combined per position on the client, one fancy read and write).
 
 Only associative ufuncs reduce and accumulate across chunks (their partials combine in
 order); the others raise NotImplementedError, unary ones NumPy's ValueError."""
@@ -100,3 +101,43 @@ class Ufunc:
             raise ValueError("outer product only supported for binary functions")
         A, B = as_tensor(A), as_tensor(B)
         return self(A[(Ellipsis,) + (None,) * B.ndim], B, **kwargs)
+
+    def at(self, a, indices, b=None, /):
+        """``a[indices] = ufunc(a[indices], b)`` in place, unbuffered: a position indexed
+        several times takes every contribution (NumPy's ``ufunc.at``). ``indices``: NumPy
+        integer arrays (or ints) on the leading axes; the contributions to each position are
+        combined on the client (they are client data), then one fancy read and one write of
+        the touched positions."""
+        from .core import Tensor
+
+        if not isinstance(a, Tensor):
+            raise TypeError("ufunc.at needs a tensor to update in place")
+        if self._np.nin != 2 or b is None:
+            raise NotImplementedError(f"mt.{self.__name__}.at: only binary ufuncs with b")
+        combine = "add" if self.__name__ == "subtract" else self.__name__
+        if combine not in ASSOCIATIVE:
+            raise NotImplementedError(f"mt.{self.__name__}.at: only {', '.join(ASSOCIATIVE)} and subtract")
+        if isinstance(b, Tensor) or any(isinstance(i, Tensor) for i in (indices if isinstance(indices, tuple)
+                                                                            else (indices,))):
+            raise NotImplementedError(f"mt.{self.__name__}.at: lazy indices or values (NumPy arrays only)")
+        index = indices if isinstance(indices, tuple) else (indices,)
+        if any(isinstance(i, slice) or i is None or i is Ellipsis for i in index) or \
+                any(np.asarray(i).dtype.kind not in "iu" for i in index):
+            raise NotImplementedError(f"mt.{self.__name__}.at: integer indices only")
+        lead, rest = tuple(a.shape[:len(index)]), tuple(a.shape[len(index):])
+        index = tuple(np.asarray(i) for i in index)
+        for axis, (i, size) in enumerate(zip(index, lead)):
+            bad = i[(i >= size) | (i < -size)]
+            if bad.size:
+                raise IndexError(f"index {bad.flat[0]} is out of bounds for axis {axis} with size {size}")
+        bs = np.asarray(b)
+        self._np.at(np.zeros(1, a.dtype), [0], bs.ravel()[:1] if bs.size else bs.dtype.type(0))  # casting
+        rows = np.ravel_multi_index(tuple(i % s for i, s in zip(index, lead)), lead).ravel()
+        vals = np.broadcast_to(bs, np.broadcast_shapes(*(i.shape for i in index)) + rest).reshape((-1,) + rest)
+        order = np.argsort(rows, kind="stable")
+        targets, starts = np.unique(rows[order], return_index=True)
+        if not len(targets):
+            return
+        combined = getattr(np, combine).reduceat(vals[order], starts, axis=0)
+        where = np.unravel_index(targets, lead)
+        a[where] = self(a[where], combined).astype(a.dtype)
