@@ -249,11 +249,12 @@ def combine_frames(obj, other, func, fill_value=None, overwrite=True):
         raise TypeError(f"other must be a DataFrame, not {type(other).__name__}")
     this, that = align(obj, other)
     # pandas' shortcuts: the aligned other is empty (no rows on either side, or no columns), or
-    # the caller is; row counts are computed only when those can hold
+    # the caller is (unknown row counts are computed)
+    self_rows = n_rows(obj)
     nocols = len(this.data.meta.columns) == 0
-    if (nocols or (n_rows(obj) == 0 and n_rows(other) == 0)) and n_rows(this) == n_rows(obj):
+    if (nocols or (self_rows == 0 and n_rows(other) == 0)) and n_rows(this) == self_rows:
         return obj.copy()
-    if (obj.shape[1] == 0 or n_rows(obj) == 0) and n_rows(that) == n_rows(other):
+    if (obj.shape[1] == 0 or self_rows == 0) and n_rows(that) == n_rows(other):
         return that.astype(dict(other.data.meta.dtypes))  # other's rows: its dtypes kept
     smeta = obj.data.meta
     names = (smeta.columns.union(other.data.meta.columns, sort=False) if PANDAS3

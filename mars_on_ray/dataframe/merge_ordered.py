@@ -126,7 +126,6 @@ def _source_column(name, side, suffix):
     return None
 
 
-
 # --- left_by / right_by ---------------------------------------------------------------------
 
 _POS, _FIRST = "__mars_ordered_pos__", "__mars_ordered_first__"

@@ -36,7 +36,8 @@ def _numeric(frame):
 
 
 def _plan(window: _Window, other, pairwise, how, ddof, numeric_only):
-    """(side-by-side frame, column position pairs, layout, pandas' empty result)."""
+    """The side-by-side frame, the column position pairs pandas computes, how their results
+    are laid out, and pandas' empty result."""
     from .datasource import from_pandas
 
     obj = window.obj
@@ -103,6 +104,8 @@ def _layout(wide, layout, meta):
         return res
     res = pd.DataFrame({c: wide[p] for p, c in enumerate(layout[1])}, index=wide.index, columns=meta.columns)
     return res.astype(meta.dtypes.to_dict()) if len(meta.columns) else res
+
+
 def _wide_call(frame, pairs, kind, params, how, ddof):
     """pandas' Series corr/cov of each column pair of ``frame`` (symmetric pairs once)."""
     done = {}
@@ -119,10 +122,12 @@ def _wide_meta(frame, pairs):
     return pd.DataFrame({p: pd.Series(dtype=np.float64) for p in range(len(pairs))}, index=frame.data.meta.index[:0])
 
 
-def _laid_out(wide, layout, meta, label):
+def _laid_out(frame, wide, layout, meta, label):
+    """``wide`` laid out as pandas' result; an empty pairwise one has the other's columns
+    (whether the rows are empty is computed when it matters and is unknown)."""
     from .conversion import n_rows
 
-    if layout[0] == "pairwise" and not meta.columns.equals(layout[3]) and n_rows(wide) == 0:
+    if layout[0] == "pairwise" and not meta.columns.equals(layout[3]) and n_rows(frame) == 0:
         from .datasource import from_pandas
 
         empty = pd.DataFrame(index=pd.MultiIndex(levels=[meta.index.levels[0][:0], layout[3]], codes=[[], []],
@@ -136,7 +141,7 @@ def _rolling(self, how, other, pairwise, ddof, numeric_only):
     kernel = (_wide_call, (pairs, self.kind, tuple(self.params.items()), how, ddof), ())
     before, after = self._rows()
     wide = neighbours(frame, kernel, before, after, _wide_meta(frame, pairs), f"md.rolling.{how}")
-    return _laid_out(wide, layout, meta, f"md.rolling.{how}")
+    return _laid_out(frame, wide, layout, meta, f"md.rolling.{how}")
 
 
 def _rolling_cov(self, other=None, pairwise=None, ddof=1, numeric_only=False):
@@ -206,7 +211,7 @@ def _expanding(self, how, other, pairwise, ddof, numeric_only):
     frame, pairs, layout, meta = _plan(self, other, pairwise, how, ddof, numeric_only)
     kernel = _CoMoments(how, self.params.get("min_periods", 1), ddof, pairs)
     wide = scan(frame, kernel, _wide_meta(frame, pairs), f"md.expanding.{how}")
-    return _laid_out(wide, layout, meta, f"md.expanding.{how}")
+    return _laid_out(frame, wide, layout, meta, f"md.expanding.{how}")
 
 
 def _expanding_cov(self, other=None, pairwise=None, ddof=1, numeric_only=False):
