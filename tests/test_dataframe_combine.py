@@ -68,3 +68,55 @@ def test_combine_first_rejects_a_frame_with_a_series(pair):
     a, _ = pair
     with pytest.raises(NotImplementedError):
         md.DataFrame(a.to_frame(), chunk_size=5).combine_first(md.Series(a))
+
+
+@pytest.fixture
+def frames():
+    rs = np.random.RandomState(0)
+    a = pd.DataFrame({"x": rs.randint(0, 9, 23), "y": rs.rand(23), "z": rs.rand(23)}, index=rs.permutation(23))
+    a.loc[a.index[3], "y"] = np.nan
+    b = pd.DataFrame({"y": rs.rand(15), "x": rs.randint(0, 9, 15), "w": rs.randint(0, 9, 15)},
+                     index=list(range(10, 25)))
+    b.loc[12, "x"] = np.nan
+    return a, b
+
+
+def _take_smaller(s1, s2):  # pandas' example: a function of whole columns
+    return s1 if s1.sum() < s2.sum() else s2
+
+
+@pytest.mark.parametrize("func", [np.minimum, np.fmax, _take_smaller])
+@pytest.mark.parametrize("kw", [{}, {"fill_value": -1}, {"overwrite": False}])
+def test_frame_combine_calls_func_on_whole_aligned_columns_as_pandas(frames, func, kw):
+    a, b = frames
+    ma, mb = md.DataFrame(a, chunk_size=5), md.DataFrame(b, chunk_size=4)
+    assert_eq(ma.combine(mb, func, **kw), a.combine(b, func, **kw))
+    # unknown chunk extents, and a pandas other
+    assert_eq(ma[ma["x"] > 2].combine(b, func, **kw), a[a["x"] > 2].combine(b, func, **kw))
+
+
+def test_frame_combine_with_the_same_labels_keeps_ints_and_duplicate_labels(frames):
+    a, _ = frames
+    ma = md.DataFrame(a, chunk_size=5)
+    assert_eq(ma.combine(ma * 2, np.minimum), a.combine(a * 2, np.minimum))
+    d = pd.DataFrame({"x": [1, 2, 3, 4, 5, 6, 7]}, index=[0, 0, 1, 2, 2, 3, 3])
+    assert_eq(md.DataFrame(d, chunk_size=3).combine(md.DataFrame(d * 2, chunk_size=2), np.maximum),
+              d.combine(d * 2, np.maximum))
+
+
+def test_frame_combine_with_an_empty_side_takes_pandas_shortcuts(frames):
+    a, b = frames
+    ma, mb = md.DataFrame(a, chunk_size=5), md.DataFrame(b, chunk_size=4)
+    assert_eq(ma.combine(mb.iloc[:0], np.minimum), a.combine(b.iloc[:0], np.minimum))
+    assert_eq(ma.iloc[:0].combine(mb, np.minimum), a.iloc[:0].combine(b, np.minimum))
+    assert_eq(ma[ma["x"] > 100].combine(mb[mb["w"] > 100], np.minimum),
+              a[a["x"] > 100].combine(b[b["w"] > 100], np.minimum))
+
+
+def test_frame_combine_errors(frames):
+    a, b = frames
+    ma = md.DataFrame(a, chunk_size=5)
+    with pytest.raises(Exception) as expected:  # pandas 3: no columns; 2.2: align needs an axis
+        a.combine(b["x"], np.minimum)
+    with pytest.raises(expected.type):
+        ma.combine(md.Series(b["x"]), np.minimum)

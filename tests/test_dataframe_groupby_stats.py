@@ -254,12 +254,39 @@ def test_apply_series_of_rows_is_a_series_even_when_a_reducer_has_one_group(sort
     _check(m, df, lambda d: d.groupby("s", sort=sort)[["v"]].apply(lambda x: x.v * 2))
 
 
-def test_apply_as_index_false_by_series_keys_is_not_supported(df):
+def _agg(x):
+    return x["v"].sum()
+
+
+def _rows(x):
+    return x.head(2)
+
+
+def _stats(x):
+    return pd.Series({"m": x["v"].max(), "n": len(x)})
+
+
+@pytest.mark.parametrize("func", [_agg, _rows, _stats], ids=lambda f: f.__name__)
+@pytest.mark.parametrize("sort", [True, False])
+@pytest.mark.parametrize("keys", ["series", "unnamed", "level", "mixed", "function"])
+def test_apply_as_index_false_by_keys_that_are_not_columns(df, func, sort, keys):
+    """Was a NotImplementedError: pandas 3 inserts every key as a column of a result row per
+    group; pandas 2.2 only the keys that are columns. Rows of a group's own lose the key
+    levels (pandas 3) or get the group's number (2.2)."""
     m = md.DataFrame(df, chunk_size=5)
-    with pytest.raises(NotImplementedError):
-        m.groupby(m["k"] * 2, as_index=False)[["v"]].apply(lambda x: x.v.sum())
-    with pytest.raises(NotImplementedError):
-        m.groupby(level=0, as_index=False).apply(lambda x: x.v.sum())
+    by = {"series": lambda d: {"by": d["k"] * 2}, "unnamed": lambda d: {"by": (d["k"] * 2).rename(None)},
+          "level": lambda d: {"level": 0}, "mixed": lambda d: {"by": [d["k"].rename("kk"), "s"]},
+          "function": lambda d: {"by": str.upper}}[keys]
+    _check(m, df, lambda d: d.groupby(as_index=False, sort=sort, **by(d)).apply(func))
+    flt, expected = m[m["w"] > 2], df[df["w"] > 2]  # unknown chunk extents
+    _check(flt, expected, lambda d: d.groupby(as_index=False, sort=sort, **by(d)).apply(func))
+
+
+def test_apply_as_index_false_with_a_column_selection_by_series_keys(df):
+    m = md.DataFrame(df, chunk_size=5)
+    _check(m, df, lambda d: d.groupby(d["k"] * 2, as_index=False)[["v"]].apply(lambda x: x.v * 2))
+    _check(m, df, lambda d: d.groupby(d["k"] * 2, as_index=False)["v"].apply(lambda x: x.sum()))
+    _check(m, df, lambda d: d.groupby(level=0, as_index=False).apply(lambda x: x.v.sum()))
 
 
 WINDOWS = ["sum", "mean", "min", "max", "count", "std", "var"]

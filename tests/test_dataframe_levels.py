@@ -10,6 +10,7 @@ import pandas as pd
 import pytest
 
 import mars_on_ray.dataframe as md
+from mars_on_ray.dataframe.positional import PANDAS3
 from mars_on_ray.testing import _compute, assert_eq
 
 
@@ -62,6 +63,35 @@ def test_unstack_bad_input_raises_like_pandas(s):
     dup = pd.concat([s, s.iloc[:2]])
     with pytest.raises(ValueError, match="duplicate"):
         _compute(md.Series(dup, chunk_size=5).unstack())
+
+
+@pytest.fixture
+def nan_keys():
+    rs = np.random.RandomState(0)
+    idx = pd.MultiIndex.from_arrays([rs.choice(["b", "a", "c", "d"], 23), rs.randint(0, 6, 23),
+                                     rs.choice([1.5, np.nan, 0.5], 23)], names=["k", "l", "m"])
+    idx = idx[~idx.duplicated()]
+    return pd.DataFrame({"x": np.arange(len(idx)), "y": rs.rand(len(idx))}, index=idx)
+
+
+@pytest.mark.skipif(not PANDAS3, reason="pandas 2.2's unstack(sort=False) puts values in the wrong cells")
+@pytest.mark.parametrize("level", [-1, 0, "l", ["k", "m"], [1, 0]], ids=repr)
+def test_unstack_sort_false_keeps_first_appearance_order(nan_keys, level):
+    m = md.DataFrame(nan_keys, chunk_size=5)
+    assert_eq(m.unstack(level, sort=False), nan_keys.unstack(level, sort=False))
+    assert_eq(m["x"].unstack(level, sort=False), nan_keys["x"].unstack(level, sort=False))
+    assert_eq(m.unstack(level, sort=False, fill_value=0), nan_keys.unstack(level, sort=False, fill_value=0))
+    # unknown extents; pandas labels a frame's columns from the unpruned level after a filter
+    # (its values then sit under other labels): compared on the pruned index
+    expected = nan_keys[nan_keys["x"] % 3 > 0]
+    expected = expected.set_axis(expected.index.remove_unused_levels())
+    assert_eq(m[m["x"] % 3 > 0].unstack(level, sort=False), expected.unstack(level, sort=False))
+
+
+@pytest.mark.skipif(PANDAS3, reason="pandas 3 fixed unstack(sort=False)")
+def test_unstack_sort_false_under_pandas_22_raises_not_implemented(s):
+    with pytest.raises(NotImplementedError, match="sort=False"):
+        md.Series(s, chunk_size=5).unstack(sort=False)
 
 
 @pytest.mark.parametrize("kwargs", [{"key": "a"}, {"key": ("b", 1)}, {"key": 1, "level": "n"},

@@ -123,3 +123,34 @@ def test_resample_on_a_column_and_a_grouper_of_the_index():
     assert_eq(m.resample("1D", on="d").b.max(), frame.resample("1D", on="d").b.max())
     timed, mtimed = frame.set_index("d"), m.set_index("d")
     assert_eq(mtimed.groupby(pd.Grouper(freq="W")).sum(), timed.groupby(pd.Grouper(freq="W")).sum())
+
+
+@pytest.fixture
+def by_level():
+    rs = np.random.RandomState(0)
+    t = pd.to_datetime("2024-01-01") + pd.to_timedelta(rs.randint(0, 240, 23), unit="h")
+    idx = pd.MultiIndex.from_arrays([rs.choice(["a", "b"], 23), t], names=["g", "t"])
+    frame = pd.DataFrame({"x": rs.randint(0, 9, 23), "y": rs.rand(23)}, index=idx)
+    frame.iloc[3, 1] = np.nan
+    return frame
+
+
+@pytest.mark.parametrize("level", ["t", 1])
+@pytest.mark.parametrize("how", ["sum", "mean", "count", "first", "max", "size"])
+def test_resample_by_a_multiindex_level_bins_that_levels_timestamps(by_level, level, how):
+    m = md.DataFrame(by_level, chunk_size=5)
+    assert_eq(getattr(m.resample("D", level=level), how)(), getattr(by_level.resample("D", level=level), how)())
+    assert_eq(getattr(m["y"].resample("12h", level=level), how)(),
+              getattr(by_level["y"].resample("12h", level=level), how)())
+    flt, expected = m[m["x"] > 3], by_level[by_level["x"] > 3]
+    assert_eq(getattr(flt.resample("2D", level=level, closed="right"), how)(),
+              getattr(expected.resample("2D", level=level, closed="right"), how)())
+
+
+def test_resample_level_errors_are_pandas(by_level):
+    m = md.DataFrame(by_level, chunk_size=5)
+    for bad in [dict(level="g"), dict(level="zz"), dict(level=5), dict(level="t", on="x")]:
+        with pytest.raises(Exception) as expected:
+            by_level.resample("D", **bad)
+        with pytest.raises(expected.type):
+            m.resample("D", **bad)

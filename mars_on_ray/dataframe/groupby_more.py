@@ -141,7 +141,7 @@ class GroupByRows(Operand):
                 return meta
             res = _order_groups(res, self.sort, len(self.by))
             if not self.as_index:
-                res = _unkeyed(res, len(self.by))
+                res = _unkeyed(res, self.by)
         else:  # the pieces of one input chunk, put back in order under its own index
             index, res = values[-1], _concat(values[:-1]).sort_values(_ORDER_COL, kind="stable")
             local = res[_ORDER_COL].to_numpy() & 0xFFFFFFFF
@@ -302,9 +302,6 @@ def _rowwise(gb, how, args=(), kwargs=None, seed=None):
 
 
 def _grouped_apply(gb, func, args, kwargs):
-    if not gb.as_index and gb.index_names is not None:  # pandas' layout varies with the version
-        raise NotImplementedError("groupby(as_index=False).apply by keys that are not columns: "
-                                  "group by columns, or use as_index=True and reset_index()")
     op = _op(gb, "apply", (func, *args), kwargs, grouped=True)
     res = op._apply_grouped(_sample_frame(gb)).droplevel(0)  # pandas' errors
     two = _two_groups(gb)
@@ -317,18 +314,23 @@ def _grouped_apply(gb, func, args, kwargs):
     if names != list(gb.index_names or gb.keys):
         raise NotImplementedError("apply results without the group keys in their index "
                                   "(group_keys=False with a non-aggregating function)")
-    meta = (res if gb.as_index else _unkeyed(res, len(gb.keys))).iloc[:0]
+    meta = (res if gb.as_index else _unkeyed(res, gb.keys)).iloc[:0]
     op.result_meta = _Meta(meta)
     return new_frame(op, [gb.frame], math.nan, meta)
 
 
-def _unkeyed(res, nkeys: int):
+def _unkeyed(res, by):
     """An ``apply`` result in group order as pandas gives it with ``as_index=False``: a row
-    per group has the keys as columns and a RangeIndex; rows of the groups' own lose the key
+    per group has the keys as columns (pandas 2.2: only keys that are columns; Series, level
+    and function keys are dropped) and a RangeIndex; rows of the groups' own lose the key
     levels (pandas 3) or get the group's number in their place (pandas 2.2)."""
+    nkeys = len(by)
     if res.index.nlevels == nkeys:
         frame = res.to_frame(res.name) if isinstance(res, pd.Series) else res
-        return frame.reset_index(allow_duplicates=True)
+        dropped = [] if PANDAS3 else [i for i, b in enumerate(by) if is_key_column(b)]
+        if len(dropped) == nkeys:
+            return frame.reset_index(drop=True)
+        return (frame.droplevel(dropped) if dropped else frame).reset_index(allow_duplicates=True)
     rest = list(range(nkeys, res.index.nlevels))
     if PANDAS3:
         return res.droplevel(list(range(nkeys)))

@@ -140,7 +140,7 @@ def xs(obj, key, axis=0, level=None, drop_level=True):
 
 
 # -- unstack -------------------------------------------------------------------------------------
-def _firsts(chunk, levels, sample):
+def _firsts(chunk, levels, sample, sort=True):
     """The index entries of the chunk's first row of each value of every level and of each
     combination of the unstacked ``levels``: the whole index's first appearances are
     among them, in the same order (what ``remove_unused_levels`` orders levels by)."""
@@ -152,7 +152,7 @@ def _firsts(chunk, levels, sample):
     return index[first]
 
 
-def _probe(parts, levels, sample):
+def _probe(parts, levels, sample, sort=True):
     """pandas' orders for the whole data, from the first appearances: the result's columns
     (pandas' unstack of one row per combination of the unstacked levels under one key of
     the other levels) and each remaining level's values in the order its rows sort by."""
@@ -163,10 +163,12 @@ def _probe(parts, levels, sample):
     probe = whole[~keys.duplicated()]
     probe = probe.set_codes([[0] * len(probe)] * len(others), level=others) if len(probe) else probe
     rows = sample.iloc[[0] * len(probe)] if len(sample) else sample.iloc[:0]
-    rows.index = probe
+    # pandas' unstack(sort=False) labels the columns from the unpruned level (its values then
+    # go under other labels): the labels of the values themselves are taken
+    rows.index = probe if sort else probe.remove_unused_levels()
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        return rows.unstack(list(levels)).iloc[:0], orders
+        return rows.unstack(list(levels), sort=sort).iloc[:0], orders
 
 
 class _Ranks:
@@ -191,10 +193,15 @@ def _named(chunk, names):
     return chunk
 
 
-class LevelShuffleMap(Operand):
-    """Split a chunk by the hash of its index levels ``keep``."""
+_POS, _VALUE = "__mars_unstack_pos__", "__mars_unstack_value__"
 
-    _params = ("keep", "n_reducers")
+
+class LevelShuffleMap(Operand):
+    """Split a chunk by the hash of its index levels ``keep``; ``base`` (not None): each row
+    numbered first (column ``_POS``: ``base`` + its row; a Series becomes a frame)."""
+
+    _params = ("keep", "n_reducers", "base")
+    base = None
     fusable = False
 
     @property
@@ -202,38 +209,68 @@ class LevelShuffleMap(Operand):
         return self.n_reducers
 
     def execute(self, value):
+        if self.base is not None:
+            value = value.to_frame(_VALUE) if isinstance(value, pd.Series) else value.copy(deep=False)
+            value[_POS] = np.arange(self.base, self.base + len(value), dtype=np.int64)
         keys = pd.MultiIndex.from_arrays([value.index.get_level_values(lv) for lv in self.keep]) \
             if len(self.keep) > 1 else value.index.get_level_values(self.keep[0])
-        return split_by_codes(value, partition_codes(keys, self.n_reducers), self.n_reducers)
+        pieces = split_by_codes(value, partition_codes(keys, self.n_reducers), self.n_reducers)
+        return pieces if self.n_reducers > 1 else pieces[0]
 
 
 class UnstackRows(Operand):
-    """A reducer: pandas' unstack of whole keys, on the whole result's columns."""
+    """A reducer: pandas' unstack of whole keys, on the whole result's columns. ``sort``
+    False: the rows carry their global positions (``_POS``); each result row gets its key's
+    first one as a last index level (the rows are put in that order next)."""
 
-    _params = ("levels", "fill_value", "meta")
+    _params = ("levels", "fill_value", "meta", "sort")
+    sort = True
 
     def execute(self, *values):
         rows = values[0] if len(values) == 1 else pd.concat(values)
         meta = self.meta.value
         if not len(rows):
             return meta
+        if not self.sort:
+            keep = [lv for lv in range(rows.index.nlevels) if lv not in self.levels]
+            firsts = rows[_POS].groupby(level=keep, sort=False, dropna=False).min()
+            rows = rows[_VALUE] if _VALUE in rows.columns else rows.drop(columns=_POS)
+            # concatenated pieces may hold NaN as a level value, not a missing code: pandas'
+            # unstack(sort=False) misplaces values then
+            rows.index = pd.MultiIndex.from_arrays([rows.index.get_level_values(i) for i in range(rows.index.nlevels)],
+                                                   names=rows.index.names)
         with warnings.catch_warnings():  # pandas' warnings show on the user's call, not here
             warnings.simplefilter("ignore")
-            res = rows.unstack(list(self.levels), fill_value=self.fill_value)
-        return res.reindex(columns=meta.columns, fill_value=self.fill_value)
+            res = rows.unstack(list(self.levels), fill_value=self.fill_value, sort=self.sort)
+        if not self.sort:  # unstack(sort=False) numbers the rows as groupby(sort=False) does
+            index = res.index if isinstance(res.index, pd.MultiIndex) else pd.MultiIndex.from_arrays([res.index])
+            res.index = pd.MultiIndex.from_arrays([*(index.get_level_values(i) for i in range(index.nlevels)),
+                                                   firsts.to_numpy()], names=meta.index.names)
+        res = res.reindex(columns=meta.columns, fill_value=self.fill_value)
+        # a column this reducer lacks gets fill_value's dtype: the whole's where filling cannot
+        # promote it (where it can, the promoted dtype tells the build step it happened)
+        missing = np.nan if self.fill_value is None else self.fill_value
+        for i, dtype in enumerate(meta.dtypes):
+            if (res.dtypes.iloc[i] != dtype and isinstance(dtype, np.dtype)
+                    and maybe_promote(dtype, missing)[0] == dtype):
+                res.isetitem(i, res.iloc[:, i].astype(dtype))
+        return res
 
 
 class Unstack(Operand):
-    _params = ("levels", "fill_value")
+    _params = ("levels", "fill_value", "sort")
+    sort = True
 
     def tile(self, ctx, out):
         chunks = row_chunks(ctx[out.inputs[0]])
         n, nlevels = len(chunks), out.inputs[0].meta.index.nlevels
         keep = tuple(lv for lv in range(nlevels) if lv not in self.levels)
-        mappers = [(LevelShuffleMap(keep=keep, n_reducers=n, label=self.label), [c]) for c in chunks]
-        received = exchange(mappers, n, self.label) if n > 1 else [chunks]
+        mappers = [(LevelShuffleMap(keep=keep, n_reducers=n, base=None if self.sort else i << 32,
+                                    label=self.label), [c]) for i, c in enumerate(chunks)]
+        received = exchange(mappers, n, self.label) if n > 1 or not self.sort else [chunks]
         meta = out.meta
-        op = UnstackRows(levels=self.levels, fill_value=self.fill_value, meta=_Meta(meta), label=self.label)
+        op = UnstackRows(levels=self.levels, fill_value=self.fill_value, meta=_Meta(meta), sort=self.sort,
+                         label=self.label)
         return rows_grid([ChunkData(op, received[j], chunk_shape(meta, math.nan), meta, _idx(meta, j))
                           for j in range(n)], meta)
 
@@ -251,18 +288,21 @@ def unstack(obj, level=-1, fill_value=None, sort=True):
         with warnings.catch_warnings():  # pandas' own way: obj.T.stack() (its warnings once)
             warnings.simplefilter("ignore", FutureWarning)
             return obj.T.stack() if PANDAS3 else obj.T.stack(dropna=False)
-    if not sort:
-        raise NotImplementedError("unstack(sort=False) is not supported")
+    if not sort and not PANDAS3:
+        raise NotImplementedError("unstack(sort=False) under pandas 2.2: pandas puts values in the "
+                                  "wrong cells there (fixed in pandas 3)")
     names = level if isinstance(level, (list, tuple)) else [level]
     levels = tuple(index._get_level_number(lv) for lv in names)  # pandas' KeyError / IndexError
     if len(set(levels)) == index.nlevels:
         raise NotImplementedError("unstack of every index level")
-    found, orders = compute_now(summarize(obj, _firsts, _probe, args=(levels, sample_of(meta)),
+    found, orders = compute_now(summarize(obj, _firsts, _probe, args=(levels, sample_of(meta), sort),
                                           label="md.unstack"), obj)
     res_meta = found.copy()
     res_meta.index = index[:0].remove_unused_levels().droplevel(list(levels))
-    op = Unstack(levels=levels, fill_value=fill_value, label="md.unstack")
-    lazy = new_frame(op, [obj], math.nan, res_meta)
+    op = Unstack(levels=levels, fill_value=fill_value, sort=sort, label="md.unstack")
+    # sort=False: each row's key's first position as a last index level, to order the rows by
+    declared = res_meta if sort else res_meta.set_index(pd.Index([], dtype=np.int64, name=_POS), append=True)
+    lazy = new_frame(op, [obj], math.nan, declared)
     missing = np.nan if fill_value is None else fill_value
     promoted = [maybe_promote(d, missing)[0] if isinstance(d, np.dtype) else d for d in res_meta.dtypes]
     if promoted != list(res_meta.dtypes):
@@ -272,7 +312,9 @@ def unstack(obj, level=-1, fill_value=None, sort=True):
                                            label="md.unstack"), lazy)
         if incomplete:
             cast = dict(zip(res_meta.columns, promoted))
-            lazy = map_chunks(_astype, (lazy, cast), label="md.unstack", meta=res_meta.astype(cast))
+            lazy = map_chunks(_astype, (lazy, cast), label="md.unstack", meta=declared.astype(cast))
+    if not sort:
+        return lazy.sort_index(level=_POS, sort_remaining=False, kind="stable").droplevel(_POS)
     names = list(res_meta.index.names)
     by_position = map_chunks(_named, (lazy, list(range(len(names)))), label="md.unstack")
     ranked = by_position.sort_index(key=_Ranks(orders), kind="stable")

@@ -243,14 +243,21 @@ def resample(obj, rule, closed=None, label=None, convention=None, on=None, level
         obj.data.meta.resample(rule, on=on, closed=closed, label=label, origin=origin, offset=offset)
         return resample(obj.set_index(on), rule, closed, label, convention, None, None, origin,
                         offset, group_keys)
-    if on is not None or level is not None:
-        raise NotImplementedError("resample(level=) is not supported: set the index first")
+    if level is not None:  # bins of an index level: that level as the index
+        obj.data.meta.resample(rule, on=on, level=level, closed=closed, label=label, origin=origin,
+                               offset=offset)  # pandas' errors
+        keyed = map_chunks(_level_as_index, (obj, level), label="md.resample")
+        return resample(keyed, rule, closed, label, convention, None, None, origin, offset, group_keys)
     kwargs = {"freq": rule, "closed": closed, "label": label, "origin": origin, "offset": offset}
     kwargs = {k: v for k, v in kwargs.items() if v is not None}
     obj.data.meta.resample(rule, closed=closed, label=label, origin=origin, offset=offset)  # pandas' errors
     if not isinstance(obj.data.meta.index, pd.DatetimeIndex):
         raise NotImplementedError("resample is supported on a DatetimeIndex")
     return Resampler(obj, kwargs)
+
+
+def _level_as_index(chunk, level):
+    return chunk.set_axis(chunk.index.get_level_values(level))
 
 
 @methods(DataFrame, Series)
