@@ -233,3 +233,32 @@ def test_value_counts_of_a_lazy_cut_counts_its_categories():
     assert_eq(binned.value_counts(), expected.value_counts(), check_chunks=False)
     assert_eq(binned.value_counts(sort=False, dropna=False), expected.value_counts(sort=False, dropna=False),
               check_chunks=False)
+
+
+@pytest.mark.parametrize("kw", [{}, {"normalize": True}, {"dropna": False}, {"sort": False}])
+def test_value_counts_of_an_empty_filtered_categorical_counts_every_category_zero(kw):
+    values = pd.Series(np.random.RandomState(0).rand(23))
+    m = md.Series(values, chunk_size=5)
+    cats, expected = m.astype("category"), values.astype("category")
+    assert_eq(cats[m > 1e9].value_counts(**kw), expected[values > 1e9].value_counts(**kw))
+    assert_eq(cats[m > 0.5].value_counts(**kw), expected[values > 0.5].value_counts(**kw))
+    known = pd.Series(pd.Categorical(["a", "b", None, "a"] * 5 + ["a", "c", "c"], categories=["c", "b", "a", "z"]))
+    mk = md.Series(known, chunk_size=5)
+    assert_eq(mk[mk == "q"].value_counts(**kw), known[known == "q"].value_counts(**kw))
+    assert_eq(md.Series(known.iloc[:0]).value_counts(**kw), known.iloc[:0].value_counts(**kw))
+    frame = pd.DataFrame({"c": known, "x": range(23)})
+    mf = md.DataFrame(frame, chunk_size=5)
+    assert_eq(mf[mf["x"] > 100].value_counts(**kw), frame[frame["x"] > 100].value_counts(**kw))
+
+
+def test_astype_category_takes_the_categories_of_all_the_values():
+    values = pd.Series(["b", None, "a", "d"] * 5 + ["c", "b", "a"])
+    frame = pd.DataFrame({"s": values, "x": np.random.RandomState(1).randint(0, 9, 23)})
+    m = md.DataFrame(frame, chunk_size=5)
+    assert_eq(m["s"].astype("category"), frame["s"].astype("category"))
+    assert_eq(m[m["x"] > 4]["s"].astype("category"), frame[frame["x"] > 4]["s"].astype("category"))
+    assert_eq(m.astype("category"), frame.astype("category"))
+    ordered = pd.CategoricalDtype(ordered=True)
+    assert_eq(m.astype({"x": ordered}), frame.astype({"x": ordered}))
+    fixed = pd.CategoricalDtype(["d", "a", "c", "b"])
+    assert_eq(m["s"].astype(fixed), frame["s"].astype(fixed))

@@ -358,7 +358,9 @@ def _value_counts_final(op, table):
     index = res.index
     keys = pd.DataFrame({i: pd.Series(index.get_level_values(i).array) for i in range(index.nlevels)})
     ids = lookup(table.iloc[:, :table.shape[1] - 3], keys)
-    counts = np.where(ids >= 0, table[_COUNT].to_numpy()[ids], 0)
+    found = ids >= 0  # unobserved categories are counted 0 (all of them when no row is left)
+    counts = np.zeros(len(ids), dtype=np.int64)
+    counts[found] = table[_COUNT].to_numpy()[ids[found]]
     res = pd.Series(counts, index=index, name=res.name).astype(res.dtype)
     if kw.get("sort", True):
         extra = {"kind": "stable"} if PANDAS3 else {}
