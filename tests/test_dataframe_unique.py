@@ -196,6 +196,18 @@ def test_is_monotonic(values):
     assert_eq(idx.is_monotonic_decreasing, frame.index.is_monotonic_decreasing)
 
 
+def test_is_monotonic_is_a_python_bool_computed_when_accessed_like_is_unique():
+    s = pd.Series([3, 1, 2, 2, 5, 8, 8, 9], index=[9, 8, 7, 7, 5, 4, 2, 1])
+    m = md.Series(s, chunk_size=3)
+    for obj, expected in ((m, s), (m.index, s.index), (m.sort_values(), s.sort_values()),
+                          (m[m > 1], s[s > 1]), (m[m > 100], s[s > 100])):
+        for name in ("is_monotonic_increasing", "is_monotonic_decreasing", "is_unique"):
+            value = getattr(obj, name)
+            assert type(value) is bool and value == getattr(expected, name), name
+    if not m.sort_values().is_monotonic_increasing:  # usable in a condition, as in pandas
+        raise AssertionError("a sorted Series is monotonic")
+
+
 def test_is_monotonic_across_chunk_boundaries():
     s = pd.Series([1, 2, 3, 4, 3, 5, 6, 7])  # each chunk of 4 is sorted, the whole is not
     m = md.Series(s, chunk_size=4)

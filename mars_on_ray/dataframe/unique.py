@@ -577,19 +577,24 @@ class Monotonic(Operand):
         return Tiled(grid, ())
 
 
-def _monotonic(obj, increasing: bool):
+def monotonic(obj, increasing: bool):
+    """Whether ``obj``'s values never decrease (never increase): a lazy boolean scalar."""
     label = f"md.is_monotonic_{'increasing' if increasing else 'decreasing'}"
     return new_tensor(Monotonic(increasing=increasing, label=label), [obj], (), np.bool_)
 
 
-def is_monotonic_increasing(obj):
-    """Whether the values never decrease (a lazy boolean scalar)."""
-    return _monotonic(obj, True)
+def is_monotonic_increasing(obj) -> bool:
+    """Whether the values never decrease; computed when accessed, as ``is_unique``."""
+    from .reshape import compute_now
+
+    return bool(compute_now(monotonic(obj, True), obj))
 
 
-def is_monotonic_decreasing(obj):
-    """Whether the values never increase (a lazy boolean scalar)."""
-    return _monotonic(obj, False)
+def is_monotonic_decreasing(obj) -> bool:
+    """Whether the values never increase; computed when accessed, as ``is_unique``."""
+    from .reshape import compute_now
+
+    return bool(compute_now(monotonic(obj, False), obj))
 
 
 methods(Series, Index, prop=True)(is_monotonic_increasing)
