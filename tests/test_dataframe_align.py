@@ -148,9 +148,7 @@ def test_reindex(series, frames):
     labels = [5, 3, 100, 7, 22, 4]
     assert_eq(ma.reindex(labels), a.reindex(labels))
     assert_eq(ma.reindex(labels, fill_value=0), a.reindex(labels, fill_value=0))
-    # no label missing: pandas keeps int64, the declared dtype holds missing values
-    assert_eq(ma.reindex(pd.Index([], dtype=np.int64)), a.reindex(pd.Index([], dtype=np.int64)),
-              check_dtype=False)
+    assert_eq(ma.reindex(pd.Index([], dtype=np.int64)), a.reindex(pd.Index([], dtype=np.int64)))
     left, right = frames
     ml = md.DataFrame(left, chunk_size=5)
     assert_eq(ml.reindex(labels), left.reindex(labels))
@@ -158,6 +156,27 @@ def test_reindex(series, frames):
               left.reindex(index=labels, columns=["b", "z", "a"], fill_value=-1))
     assert_eq(ml.reindex(["c", "a"], axis=1), left.reindex(["c", "a"], axis=1))
     assert_eq(ml.reindex_like(md.DataFrame(right, chunk_size=3)), left.reindex_like(right))
+
+
+def test_reindex_to_labels_that_all_exist_keeps_int_and_bool_dtypes():
+    rs = np.random.RandomState(0)
+    df = pd.DataFrame({"a": rs.randint(-5, 5, 23), "t": rs.rand(23) > 0.5, "f": rs.rand(23)},
+                      index=np.arange(23) * 2)
+    m = md.DataFrame(df, chunk_size=5)
+    for labels in ([4, 2, 44, 4], [4, 3], [], pd.RangeIndex(0, 10, 2), pd.RangeIndex(0, 10)):
+        assert_eq(m.reindex(labels), df.reindex(labels))
+        assert_eq(m["a"].reindex(labels), df["a"].reindex(labels))
+        assert_eq(m.reindex(labels, fill_value=0.5), df.reindex(labels, fill_value=0.5))
+    for labels in ([3, 5, 1], [-3, 5, 1]):  # filled by the method, or not all
+        assert_eq(m.reindex(labels, method="ffill"), df.reindex(labels, method="ffill"))
+    kept = m[m["a"] > 0]
+    assert_eq(m.reindex(kept.index), df.reindex(df.index[df["a"] > 0]))
+    assert_eq(m.reindex_like(kept), df.reindex_like(df[df["a"] > 0]))
+    shifted = md.DataFrame(df.set_axis(df.index + 1), chunk_size=4)
+    assert_eq(m.reindex(shifted[shifted["a"] > 0].index), df.reindex(df.index[df["a"] > 0] + 1))
+    other = pd.DataFrame({"a": 1, "f": 0.5}, index=pd.RangeIndex(20, -2, -2))  # stays a RangeIndex
+    assert_eq(m.reindex_like(md.DataFrame(other, chunk_size=4)), df.reindex_like(other))
+    assert_eq(kept.reindex([df.index[df["a"] > 0][0]]), df[df["a"] > 0].reindex([df.index[df["a"] > 0][0]]))
 
 
 @pytest.mark.parametrize("labels, level", [(["c", "a", "zz"], 0), ([3, 1], 1), ([3, 1], "n")],

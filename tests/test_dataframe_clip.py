@@ -99,3 +99,19 @@ def test_clip_by_lazy_scalars():
     m = md.DataFrame(frame, chunk_size=5)
     assert_eq(m["b"].clip(2, m["b"].median()), frame["b"].clip(2, frame["b"].median()))
     assert_eq(m.clip(upper=m["b"].mean()), frame.clip(upper=frame["b"].mean()))
+
+
+@pytest.mark.parametrize("lower, upper", [(-2.5, 3.0), (-2.0, 3.5), (0.5, None), (None, 1000.0), (-9.5, 9.5)])
+def test_clip_of_int_columns_keeps_int_unless_a_non_whole_bound_replaces_a_value(lower, upper):
+    rs = np.random.RandomState(1)
+    pdf = pd.DataFrame({"a": rs.randint(-5, 5, 23), "b": rs.randint(0, 9, 23), "f": rs.rand(23),
+                        "t": rs.rand(23) > 0.5, "i8": rs.randint(0, 9, 23).astype("int8")},
+                       index=[i % 7 for i in range(23)])
+    m = md.DataFrame(pdf, chunk_size=5)
+    assert_eq(m.clip(lower, upper), pdf.clip(lower, upper))
+    assert_eq(m[m["a"] > 0].clip(lower, upper), pdf[pdf["a"] > 0].clip(lower, upper))
+    assert_eq(m[m["a"] > 100].clip(lower, upper), pdf[pdf["a"] > 100].clip(lower, upper))
+    for c in pdf:
+        assert_eq(m[c].clip(lower, upper), pdf[c].clip(lower, upper))
+    if lower is not None:  # a lazy bound is computed first when the dtype depends on it
+        assert_eq(m["a"].clip(mt.tensor(np.array(lower)).sum(), upper), pdf["a"].clip(lower, upper))

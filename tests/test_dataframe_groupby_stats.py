@@ -155,13 +155,25 @@ def test_ngroup(df, kw):
         _check(m, df, lambda d: d.groupby("kn", **kw).ngroup())
 
 
-def test_ngroup_missing_keys_make_the_result_float(df):
-    """A known deviation: rows whose key is missing have no group (dropna=True): pandas'
-    result is float then; the declared dtype stays int64."""
+def test_ngroup_and_cumcount_with_missing_keys_are_float_only_when_a_key_is_missing(df):
     m = md.DataFrame(df, chunk_size=5)
-    result = m.groupby("kn").ngroup()
-    assert result.dtype == np.int64
-    pd.testing.assert_series_equal(_value(result), df.groupby("kn").ngroup())
+    for kw in ({}, {"sort": False}):
+        _check(m, df, lambda d: d.groupby("kn", **kw).ngroup())  # float64: NaN for r3's rows
+        _check(m, df, lambda d: d.groupby("kn", **kw).ngroup(ascending=False))
+        _check(m, df, lambda d: d.groupby("kn", **kw).cumcount())
+        _check(m, df, lambda d: d.groupby(["s", "kn"], **kw)["w"].cumcount())
+    kept = m[m["kn"].notna()]  # a float key with no missing value: int64
+    _check(kept, df[df["kn"].notna()], lambda d: d.groupby("kn").ngroup())
+    _check(kept, df[df["kn"].notna()], lambda d: d.groupby("kn").cumcount())
+
+
+def test_rowwise_methods_with_missing_keys_take_pandas_dtypes(df):
+    m = md.DataFrame(df.assign(t=df["w"] > 4), chunk_size=5)
+    p = df.assign(t=df["w"] > 4)
+    for how, args in (("cumsum", ()), ("cummax", ()), ("transform", ("sum",)), ("ffill", ()), ("shift", ())):
+        _check(m, p, lambda d: getattr(d.groupby("kn")[["w", "t"]], how)(*args))
+        _check(m, p, lambda d: getattr(d.groupby("kn")["w"], how)(*args))
+        _check(m, p, lambda d: getattr(d.groupby("kn", dropna=False)["w"], how)(*args))
 
 
 def test_cumcount_and_median_exist(df):
@@ -180,6 +192,16 @@ def test_filter_keeps_original_order_and_index(df, kw):
 def test_filter_dropna_false_masks_the_other_groups(df):
     m = md.DataFrame(df[["s", "v"]], chunk_size=5)
     _check(m, df[["s", "v"]], lambda d: d.groupby("s").filter(lambda g: len(g) > 7, dropna=False))
+
+
+@pytest.mark.parametrize("size", [0, 3, 100], ids=["every group kept", "some kept", "none kept"])
+def test_filter_dropna_false_keeps_int_dtypes_only_when_every_row_is_kept(df, size):
+    p = df.assign(t=df["w"] > 4)
+    m = md.DataFrame(p, chunk_size=5)
+    _check(m, p, lambda d: d.groupby("s").filter(lambda g: len(g) > size, dropna=False))
+    _check(m, p, lambda d: d.groupby("s")["w"].filter(lambda g: len(g) > size, dropna=False))
+    _check(m, p, lambda d: d.groupby("kn").filter(lambda g: len(g) > size, dropna=False))  # r3: no group
+    _check(m[m["w"] > 2], p[p["w"] > 2], lambda d: d.groupby("s").filter(lambda g: len(g) > size, dropna=False))
 
 
 def test_pipe(df):

@@ -392,3 +392,16 @@ def test_left_merge_keeps_int_columns_when_every_row_matches():
                       right.merge(left, on="s", how=how, indicator=indicator))
     flt = ml[ml["a"] > 4]
     assert_eq(flt.merge(mr, on="s", how="left"), left[left["a"] > 4].merge(right, on="s", how="left"))
+
+
+@pytest.mark.parametrize("how", ["left", "right", "outer", "inner"])
+def test_merge_on_a_column_and_a_range_index_keeps_int_columns_when_every_row_matches(how):
+    rs = np.random.RandomState(0)
+    left = pd.DataFrame({"k": rs.randint(0, 8, 23), "a": rs.randint(-5, 5, 23)}, index=[i % 7 for i in range(23)])
+    for right in (pd.DataFrame({"c": range(8)}), pd.DataFrame({"c": range(3)}), pd.DataFrame({"c": range(20)})):
+        ml, mr = md.DataFrame(left, chunk_size=5), md.DataFrame(right, chunk_size=3)
+        assert_eq(ml.join(mr, on="k", how=how), left.join(right, on="k", how=how))
+        assert_eq(ml.merge(mr, left_on="k", right_index=True, how=how, indicator=True),
+                  left.merge(right, left_on="k", right_index=True, how=how, indicator=True))
+        kept = ml[ml["a"] > -3]
+        assert_eq(kept.join(mr, on="k", how=how), left[left["a"] > -3].join(right, on="k", how=how))

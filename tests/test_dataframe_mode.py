@@ -35,11 +35,22 @@ def test_frame_mode_puts_each_columns_modes_side_by_side(df):
     m = md.DataFrame(df, chunk_size=5)
     assert_eq(m[["a", "s"]].mode(), df[["a", "s"]].mode())
     assert_eq(m[["a"]].mode(dropna=False), df[["a"]].mode(dropna=False))
-    # fewer modes than another column: pandas pads the column with NaN, so an integer
-    # column becomes float64; that dtype depends on the data (declared: the column's own)
-    assert_eq(m[["a", "i"]].mode(), df[["a", "i"]].mode(), check_dtype=False)
-    assert_eq(m.mode(numeric_only=True), df.mode(numeric_only=True), check_dtype=False)
-    assert_eq(m[["b", "t"]].mode(dropna=False), df[["b", "t"]].mode(dropna=False), check_dtype=False)
+    assert_eq(m[["a", "i"]].mode(), df[["a", "i"]].mode())
+    assert_eq(m.mode(numeric_only=True), df.mode(numeric_only=True))
+    assert_eq(m[["b", "t"]].mode(dropna=False), df[["b", "t"]].mode(dropna=False))
+
+
+def test_frame_mode_pads_only_the_columns_with_fewer_modes_changing_only_their_dtypes(df):
+    m = md.DataFrame(df, chunk_size=5)
+    assert_eq(m.mode(), df.mode())  # b (23 modes) keeps int64; i, t, s padded
+    assert_eq(m[["i", "t"]].mode(), df[["i", "t"]].mode())  # one mode each: no padding
+    frame = df.assign(j=[i % 2 for i in range(23)], d=pd.Timestamp("2024-01-01") + pd.to_timedelta(df["b"], "D"))
+    mf = md.DataFrame(frame, chunk_size=5)
+    assert_eq(mf[["j", "b", "d"]].mode(), frame[["j", "b", "d"]].mode())
+    flt, expected = mf[mf["b"] > 14], frame[frame["b"] > 14]
+    assert_eq(flt[["i", "j", "t"]].mode(), expected[["i", "j", "t"]].mode())
+    empty = frame[frame["b"] > 100]
+    assert_eq(mf[mf["b"] > 100][["i", "j"]].mode(), empty[["i", "j"]].mode())
 
 
 def test_frame_mode_along_the_columns_is_not_supported(df):

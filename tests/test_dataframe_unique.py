@@ -196,6 +196,18 @@ def test_is_monotonic(values):
     assert_eq(idx.is_monotonic_decreasing, frame.index.is_monotonic_decreasing)
 
 
+def test_is_monotonic_is_a_python_bool_computed_when_accessed_like_is_unique():
+    s = pd.Series([3, 1, 2, 2, 5, 8, 8, 9], index=[9, 8, 7, 7, 5, 4, 2, 1])
+    m = md.Series(s, chunk_size=3)
+    for obj, expected in ((m, s), (m.index, s.index), (m.sort_values(), s.sort_values()),
+                          (m[m > 1], s[s > 1]), (m[m > 100], s[s > 100])):
+        for name in ("is_monotonic_increasing", "is_monotonic_decreasing", "is_unique"):
+            value = getattr(obj, name)
+            assert type(value) is bool and value == getattr(expected, name), name
+    if not m.sort_values().is_monotonic_increasing:  # usable in a condition, as in pandas
+        raise AssertionError("a sorted Series is monotonic")
+
+
 def test_is_monotonic_across_chunk_boundaries():
     s = pd.Series([1, 2, 3, 4, 3, 5, 6, 7])  # each chunk of 4 is sorted, the whole is not
     m = md.Series(s, chunk_size=4)
@@ -233,3 +245,32 @@ def test_value_counts_of_a_lazy_cut_counts_its_categories():
     assert_eq(binned.value_counts(), expected.value_counts(), check_chunks=False)
     assert_eq(binned.value_counts(sort=False, dropna=False), expected.value_counts(sort=False, dropna=False),
               check_chunks=False)
+
+
+@pytest.mark.parametrize("kw", [{}, {"normalize": True}, {"dropna": False}, {"sort": False}])
+def test_value_counts_of_an_empty_filtered_categorical_counts_every_category_zero(kw):
+    values = pd.Series(np.random.RandomState(0).rand(23))
+    m = md.Series(values, chunk_size=5)
+    cats, expected = m.astype("category"), values.astype("category")
+    assert_eq(cats[m > 1e9].value_counts(**kw), expected[values > 1e9].value_counts(**kw))
+    assert_eq(cats[m > 0.5].value_counts(**kw), expected[values > 0.5].value_counts(**kw))
+    known = pd.Series(pd.Categorical(["a", "b", None, "a"] * 5 + ["a", "c", "c"], categories=["c", "b", "a", "z"]))
+    mk = md.Series(known, chunk_size=5)
+    assert_eq(mk[mk == "q"].value_counts(**kw), known[known == "q"].value_counts(**kw))
+    assert_eq(md.Series(known.iloc[:0]).value_counts(**kw), known.iloc[:0].value_counts(**kw))
+    frame = pd.DataFrame({"c": known, "x": range(23)})
+    mf = md.DataFrame(frame, chunk_size=5)
+    assert_eq(mf[mf["x"] > 100].value_counts(**kw), frame[frame["x"] > 100].value_counts(**kw))
+
+
+def test_astype_category_takes_the_categories_of_all_the_values():
+    values = pd.Series(["b", None, "a", "d"] * 5 + ["c", "b", "a"])
+    frame = pd.DataFrame({"s": values, "x": np.random.RandomState(1).randint(0, 9, 23)})
+    m = md.DataFrame(frame, chunk_size=5)
+    assert_eq(m["s"].astype("category"), frame["s"].astype("category"))
+    assert_eq(m[m["x"] > 4]["s"].astype("category"), frame[frame["x"] > 4]["s"].astype("category"))
+    assert_eq(m.astype("category"), frame.astype("category"))
+    ordered = pd.CategoricalDtype(ordered=True)
+    assert_eq(m.astype({"x": ordered}), frame.astype({"x": ordered}))
+    fixed = pd.CategoricalDtype(["d", "a", "c", "b"])
+    assert_eq(m["s"].astype(fixed), frame["s"].astype(fixed))

@@ -253,14 +253,18 @@ def _labels_frame(labels):
     return pd.DataFrame({"__mars_label__": labels}) if not isinstance(labels, pd.DataFrame) else labels
 
 
-def _reindexed(m, meta, name, fill_value):
+def _reindexed(m, meta, name, fill_value, step=None):
     part = m.drop(columns=["__mars_label__", _PRESENT + "r"])
     res = _restore(part, meta)
     missing = m[_PRESENT + "r"].isna().to_numpy()
     if fill_value is not None and missing.any():
         res = res.copy()
         res.iloc[missing] = fill_value
-    res.index = pd.Index(m["__mars_label__"].array, name=name)
+    if step is not None:  # a RangeIndex target: pieces of it (concatenated, a RangeIndex as in pandas)
+        start = int(m["__mars_label__"].iloc[0]) if len(m) else 0
+        res.index = pd.RangeIndex(start, start + len(m) * step, step, name=name)
+    else:
+        res.index = pd.Index(m["__mars_label__"].array, name=name)
     return conform(res, meta)
 
 
@@ -268,18 +272,25 @@ def _index_frame(index):
     return pd.DataFrame({"__mars_label__": index.array}, index=pd.RangeIndex(len(index)))
 
 
-def _reindex_rows(obj, labels, fill_value, method=None, limit=None, tolerance=None):
+def _reindex_rows(obj, labels, fill_value, method=None, limit=None, tolerance=None, settle=True):
+    """``obj`` reindexed to ``labels``; ``settle=False`` declares the dtypes of missing rows
+    without computing whether there are any (internal alignments whose kernels cope)."""
     from .concat_columns import unique_labels_guard
     from .datasource import from_pandas
     from .merge import merge_frames as merge
+    from .stats import user_index
 
     meta = obj.data.meta
+    if isinstance(labels, Index) and user_index(labels) is not None:
+        labels = user_index(labels)  # the pandas index of a user's object (its class too)
     if isinstance(labels, Index):
         name = labels.name if labels.name is not None else meta.index.name
         lab = map_chunks(_index_frame, (labels,), label="md.reindex", keep_rows=True)
         sample = labels.data.meta
     else:
         labels = pd.Index(labels)
+        if not len(labels) and labels.dtype == object:  # pandas: no labels take the index's dtype
+            labels = labels.astype(meta.index.dtype)
         name = labels.name if labels.name is not None else meta.index.name
         lab = from_pandas(_index_frame(labels))
         sample = labels[:0]
@@ -287,16 +298,46 @@ def _reindex_rows(obj, labels, fill_value, method=None, limit=None, tolerance=No
     if method is not None or limit is not None or tolerance is not None:
         from .reindex_fill import reindex_fill
 
-        return reindex_fill(obj, lab, method, limit, tolerance, fill_value, name, promoted(meta, fill_value),
-                            getattr(labels, "freq", None) if isinstance(labels, pd.Index) else None)
+        freq = getattr(labels, "freq", None) if isinstance(labels, pd.Index) else None
+
+        def present():  # where a label got no row, even by the method: missing
+            marker = map_chunks(_present, (obj,), label="md.reindex")
+            return reindex_fill(marker, lab, method, limit, tolerance, None, name, promoted(marker.data.meta), freq)
+
+        want = missing_promoted(present, meta, fill_value, None, "md.reindex") if settle else promoted(meta, fill_value)
+        return reindex_fill(obj, lab, method, limit, tolerance, fill_value, name, want, freq)
     known = _client_index(obj.data)
     if known is not None and not isinstance(labels, Index) and known.equals(labels) \
             and known.dtype == labels.dtype and labels.name in (None, known.name):
         return obj  # pandas' shortcut: nothing to reindex, repeated labels allowed
     right = map_chunks(_positional, (obj, "r"), label="md.reindex")
     m = unique_labels_guard(merge(lab, right, how="left", left_on="__mars_label__", right_index=True), [obj])
+    want = missing_promoted(lambda: m[_PRESENT + "r"], meta, fill_value, m, "md.reindex") if settle \
+        else promoted(meta, fill_value)
+    step = labels.step if isinstance(labels, pd.RangeIndex) else None
+    return map_chunks(_reindexed, (m, want, name, fill_value, step), meta=want, label="md.reindex")
+
+
+def _misses(flags):
+    return bool(flags.isna().any())
+
+
+def _present(chunk):
+    return pd.Series(True, index=chunk.index, name=_PRESENT)
+
+
+def missing_promoted(flags, meta, fill_value, source, label):
+    """``meta`` with the dtypes pandas gives when a label has no row (``flags()``: lazy,
+    missing there): only if one has, computed now when the dtypes would change."""
+    from .accessors import summarize
+    from .conversion import _any
+    from .reshape import compute_now
+
     want = promoted(meta, fill_value)
-    return map_chunks(_reindexed, (m, want, name, fill_value), meta=want, label="md.reindex")
+    same = list(want.dtypes) == list(meta.dtypes) if isinstance(meta, pd.DataFrame) else want.dtype == meta.dtype
+    if same or not compute_now(summarize(flags(), _misses, _any, label=label), source):
+        return meta
+    return want
 
 
 def _reindex_columns(frame, columns, fill_value):

@@ -238,8 +238,33 @@ def _astype_columns(node, needed):
 
 
 def astype(obj, dtype):
-    """Cast to ``dtype`` (a dtype, or a column -> dtype dict for DataFrames)."""
+    """Cast to ``dtype`` (a dtype, or a column -> dtype dict for DataFrames); 'category'
+    takes the categories pandas infers from all the values (computed when called)."""
+    meta = obj.data.meta
+    if isinstance(meta, pd.Series) and _open_categorical(dtype, meta.dtype):
+        dtype = _inferred_categories(obj, dtype)
+    elif isinstance(meta, pd.DataFrame) and meta.columns.is_unique:
+        wanted = dtype if isinstance(dtype, dict) else {c: dtype for c in meta.columns}
+        if any(_open_categorical(d, meta[c].dtype) for c, d in wanted.items() if c in meta.columns):
+            dtype = {c: _inferred_categories(obj[c], d) if c in meta.columns and _open_categorical(d, meta[c].dtype)
+                     else d for c, d in wanted.items()}
     return map_chunks(_astype, (obj, dtype), label="md.astype")
+
+
+def _open_categorical(dtype, current) -> bool:
+    """Whether casting to ``dtype`` takes categories from the values (blocks would differ)."""
+    if isinstance(current, pd.CategoricalDtype):
+        return False
+    return (isinstance(dtype, str) and dtype == "category") or (
+        isinstance(dtype, pd.CategoricalDtype) and dtype.categories is None)
+
+
+def _inferred_categories(col, dtype):
+    from .reshape import compute_now
+    from .unique import _values_unique
+
+    values = compute_now(_values_unique(col), col)
+    return pd.Series(values, dtype=col.dtype).astype(dtype).dtype
 
 
 _UFUNC_OPS = {"add": "add", "subtract": "sub", "multiply": "mul", "divide": "truediv",

@@ -4,8 +4,10 @@ pandas clips with the lower bound, then with the upper one; bounds that pair wit
 lined up with them first: by label (a Series / DataFrame: ``align.label_aligned``; a row whose
 label the bound lacks becomes missing, as in pandas) or by position (a list / array as long as
 the object). Bounds that pair with the columns (a scalar, a list or Series with ``axis=1``) go
-whole to every chunk. As for ``where``, a column declares the dtype it gets when a value is
-replaced (pandas keeps an integer dtype when no value needs a float bound).
+whole to every chunk. pandas changes a column's dtype only when a bound replaces one of its
+values: with scalar / per-column bounds the rows where each bound first does so are computed
+when called (``_by_binding``); bounds lined up with the rows declare the dtype a column gets
+when a value is replaced.
 """
 from __future__ import annotations
 
@@ -15,11 +17,13 @@ import numpy as np
 import pandas as pd
 
 from ..tensor.core import Tensor
+from .accessors import summarize
 from .align import conform, index_relation, label_aligned, promoted
 from .blockwise import map_chunks, sample_of
 from .core import _Frame, DataFrame, Series, methods
 from .cumulative import _inplace
 from .frame_methods import _fractional
+from .reshape import compute_now
 
 __all__: list[str] = []
 
@@ -94,6 +98,37 @@ def _declared(obj, rows, lower, upper, axis, flags):
     return replaced.iloc[:0]
 
 
+def _binding_rows(block, lower, upper, axis, _meta):
+    """The rows of ``block`` holding, per column, a first value each bound replaces."""
+    picked = set()
+    for bounds in ((lower, None), (None, upper)) if len(block) else ():
+        changed = block.clip(*bounds, axis=axis).ne(block) & block.notna()
+        flags = changed.to_numpy(dtype=bool, na_value=False)
+        flags = flags[:, None] if flags.ndim == 1 else flags
+        picked.update(flags.argmax(axis=0)[flags.any(axis=0)].tolist())
+    return block.iloc[sorted(picked)]
+
+
+def _clipped_meta(parts, lower, upper, axis, meta):
+    return pd.concat([meta, *parts]).clip(lower, upper, axis=axis).iloc[:0]
+
+
+def _by_binding(obj, lower, upper, axis, declared):
+    """``declared`` with the dtypes pandas gives: a column changes dtype only if a bound
+    replaces one of its values, so pandas clips the rows where each bound first replaces a
+    value in each column (computed now), which bind as the whole data does."""
+    if _dtypes(declared) == _dtypes(obj.data.meta):
+        return declared, lower, upper
+    lower, upper = (compute_now(b) if isinstance(b, Tensor) else b for b in (lower, upper))
+    learned = compute_now(summarize(obj, _binding_rows, _clipped_meta, (lower, upper, axis, obj.data.meta),
+                                    label="md.clip"), obj)
+    return conform(declared, learned), lower, upper
+
+
+def _dtypes(meta):
+    return [meta.dtype] if isinstance(meta, pd.Series) else list(meta.dtypes)
+
+
 def _rows(obj):
     """A one-row sample of ``obj`` (a Series keeps its name)."""
     rows = sample_of(obj.data.meta)
@@ -119,7 +154,8 @@ def clip(obj, lower=None, upper=None, *, axis=None, inplace=False, **kwargs):
                              if isinstance(obj, Series) else
                              f"Unable to coerce to Series, length must be {n}: given {len(bound)}")
     if not any(flags):  # scalars and per-column bounds: blockwise
-        result_meta = _declared(obj, rows, lower, upper, axis, flags)
+        result_meta, lower, upper = _by_binding(obj, lower, upper, axis,
+                                                _declared(obj, rows, lower, upper, axis, flags))
         result = map_chunks(_clip, (obj, lower, upper, axis, result_meta), label="md.clip", meta=result_meta)
         return _inplace(obj, result, inplace)
     result = obj

@@ -99,6 +99,9 @@ class GroupByRows(Operand):
         if self.how in _SUBSET:  # positions as the index: which rows pandas picks
             frame = frame.set_axis(pd.RangeIndex(len(frame)))
         values, keys, g = self._groupby(frame)
+        if self.how not in _SUBSET and self.result_meta is not None and g.ngroups == 0:
+            # every key missing: each row's result is missing (pandas' transform fails on no groups)
+            return self.result_meta.value.reindex(labels), order
         kwargs = dict(self.kwargs)
         with warnings.catch_warnings():
             warnings.simplefilter("ignore", FutureWarning)
@@ -259,6 +262,15 @@ def _sample_frame(gb):
     return frame.assign(**{_ORDER_COL: np.zeros(len(frame), dtype=np.int64)})
 
 
+def _missing_key_sample(gb):
+    """The one-row sample and a row whose keys are missing (they hold missing values)."""
+    frame = _sample_frame(gb)
+    extra = frame.assign(**{_ORDER_COL: np.ones(len(frame), dtype=np.int64)})
+    for key in gb.keys:
+        extra[key] = pd.Series([None] * len(extra), dtype=frame[key].dtype, index=extra.index)
+    return pd.concat([frame, extra])
+
+
 def _two_groups(gb):
     """A two-row sample in two groups (None when a key has no second value): pandas turns
     the Series results of a single group into a frame's rows, of several into one Series."""
@@ -292,10 +304,31 @@ def _op(gb, how, args=(), kwargs=None, seed=None, grouped=False):
                        label=f"md.groupby.{how}")
 
 
-def _rowwise(gb, how, args=(), kwargs=None, seed=None):
+def _has_missing(keys) -> bool:
+    return bool(keys.isna().to_numpy().any())
+
+
+def keys_missing(gb) -> bool:
+    """Whether a row's keys have no group (a missing key with ``dropna=True``): pandas gives
+    such rows missing values in per-row results. Computed now."""
+    from .accessors import summarize
+    from .conversion import _any
+    from .reshape import compute_now
+
+    if not gb.dropna:
+        return False
+    return compute_now(summarize(gb.frame[list(gb.keys)], _has_missing, _any, label="md.groupby"), gb.frame)
+
+
+def _rowwise(gb, how, args=(), kwargs=None, seed=None, meta=None):
+    from .align import promoted
+
     op = _op(gb, how, args, kwargs, seed)
     probe = op.new(how="head", args=(1,), kwargs=()) if how == "sample" else op
-    meta = probe._compute(_sample_frame(gb))[0].iloc[:0]  # pandas' own errors and dtypes
+    if meta is None:
+        meta = probe._compute(_sample_frame(gb))[0].iloc[:0]  # pandas' own errors and dtypes
+        if how not in _SUBSET and not _dtypes(promoted(meta)).equals(_dtypes(meta)) and keys_missing(gb):
+            meta = probe._compute(_missing_key_sample(gb))[0].iloc[:0]
     op.result_meta = _Meta(meta)
     nrows = math.nan if how in _SUBSET else gb.obj.shape[0]
     return new_frame(op, [gb.frame], nrows, meta)
@@ -317,6 +350,10 @@ def _grouped_apply(gb, func, args, kwargs):
     meta = (res if gb.as_index else _unkeyed(res, gb.keys)).iloc[:0]
     op.result_meta = _Meta(meta)
     return new_frame(op, [gb.frame], math.nan, meta)
+
+
+def _dtypes(meta):
+    return meta.dtypes if isinstance(meta, pd.DataFrame) else pd.Series([meta.dtype])
 
 
 def _unkeyed(res, by):

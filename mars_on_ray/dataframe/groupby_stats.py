@@ -19,7 +19,7 @@ import pandas as pd
 from .blockwise import map_chunks
 from .core import new_frame
 from .groupby import GroupBy, GroupByAgg, GroupByApply, _aggregated_columns, _concat, _conform, _Meta
-from .groupby_more import PANDAS3, _rowwise, _sampled
+from .groupby_more import PANDAS3, _rowwise, _sampled, keys_missing
 from .rules.usage import uses
 
 __all__: list[str] = []
@@ -197,7 +197,33 @@ def nth(self, n, dropna=None):
 def filter(self, func, dropna=True, *args, **kwargs):
     """The rows of the groups for which ``func(group)`` is True, in their original order
     (``dropna=False``: every row, the others' values missing)."""
-    return _rowwise(self, "filter", (func, *args), {"dropna": dropna, **kwargs})
+    if dropna:
+        return _rowwise(self, "filter", (func, *args), {"dropna": dropna, **kwargs})
+    _rowwise(self, "filter", (func, *args), {"dropna": dropna, **kwargs})  # pandas' errors
+    kept, dropped = (_rowwise(self, "filter", (_Always(flag),), {"dropna": False}).data.meta
+                     for flag in (True, False))
+    meta = kept
+    if not _same_dtypes(kept, dropped):  # pandas' dtypes: promoted when a row is not kept
+        from .conversion import n_rows
+
+        meta = kept if n_rows(filter(self, func, True, *args, **kwargs)) == n_rows(self.obj) else dropped
+    return _rowwise(self, "filter", (func, *args), {"dropna": dropna, **kwargs}, meta=meta)
+
+
+class _Always:
+    """A filter function keeping every group (or none): the two dtypes ``filter`` may give."""
+
+    def __init__(self, flag):
+        self.flag = flag
+
+    def __call__(self, group, *args, **kwargs):
+        return self.flag
+
+
+def _same_dtypes(a, b) -> bool:
+    if isinstance(a, pd.Series):
+        return a.dtype == b.dtype
+    return list(a.dtypes) == list(b.dtypes)
 
 
 def pipe(self, func, *args, **kwargs):
@@ -224,13 +250,13 @@ def ngroup(self, ascending=True):
     table = sizes.to_frame(_NUMBER).reset_index().reset_index()  # positions as the first column
     number = table.set_index(keys)[table.data.meta.columns[0]].rename(_NUMBER)
     numbers = self.frame[keys].join(number, on=keys)[_NUMBER].rename(meta.name)
-    return map_chunks(_as_int, (numbers,), meta=meta, label="md.groupby.ngroup")
+    if keys_missing(self):  # rows whose keys have no group: NaN, pandas' float64
+        meta = meta.astype(np.float64)
+    return map_chunks(_as_dtype, (numbers, meta.dtype), meta=meta, label="md.groupby.ngroup")
 
 
-def _as_int(numbers: pd.Series) -> pd.Series:
-    """int64 numbers, unless rows whose keys have no group (missing keys with dropna) have
-    NaN: pandas' float result (a known deviation from the declared int64)."""
-    return numbers if numbers.isna().any() else numbers.astype(np.int64)
+def _as_dtype(numbers: pd.Series, dtype) -> pd.Series:
+    return numbers.astype(dtype)
 
 
 _NUMBER = "__mars_ngroup__"

@@ -60,11 +60,11 @@ def aligned_filter(obj, mask):
     """Rows where a lazy boolean Series with the same index is True (block by block)."""
     if not pd.api.types.is_bool_dtype(mask.dtype):
         raise NotImplementedError("only boolean Series can index rows lazily")
-    from .align import index_relation
+    from .align import _reindex_rows, index_relation
 
     if index_relation(obj, mask) != "same":  # pandas reindexes the mask to the object's labels
         try:
-            realigned = mask.reindex(obj.index)
+            realigned = _reindex_rows(mask, obj.index, None, settle=False)
         except ValueError:  # labels of another kind (str and int): none can match
             raise pd.errors.IndexingError(_UNALIGNABLE) from None
         return map_chunks(_filter_realigned, (obj, realigned), keep_rows=False, label="md.getitem",

@@ -458,7 +458,10 @@ def _sample(meta: pd.DataFrame) -> pd.DataFrame:
     """A one-row sample of ``meta`` whose index has ``meta``'s index dtypes too."""
     s = sample_of(meta)
     idx = meta.index
-    if not isinstance(idx, pd.RangeIndex):
+    if isinstance(idx, pd.RangeIndex):  # the label an int key column's sample has: they match
+        first = int(sample_of(pd.Series([], dtype=np.int64)).iloc[0])
+        s.index = pd.RangeIndex(first, first + 1, name=idx.name)
+    else:
         levels = sample_of(idx.to_frame(index=False))
         new = pd.MultiIndex.from_frame(levels) if idx.nlevels > 1 else pd.Index(levels.iloc[:, 0])
         s.index = new.set_names(idx.names)

@@ -10,12 +10,16 @@ from __future__ import annotations
 
 import math
 
+import numpy as np
 import pandas as pd
 
 from ..core.entity import ChunkData
+from ..core.executable import ExecutableTuple
+from .align import promoted
 from .blockwise import row_chunks
 from .core import DataFrame, Series, methods, new_frame
 from .groupby import _Meta
+from .reshape import compute_now, conform
 from .stats import TreeStat, check_axis, single
 
 __all__: list[str] = []
@@ -29,7 +33,8 @@ class Modes(TreeStat):
     """Of each input (a column's ``value_counts``), the values of greatest count; the final
     step orders them as pandas does, one Series per input, side by side for a DataFrame."""
 
-    _params = ("dropna", "result_meta")
+    _params = ("dropna", "result_meta", "lengths")
+    lengths = False
 
     def execute(self, *values):
         if self.stage == "map":
@@ -38,13 +43,15 @@ class Modes(TreeStat):
             return _most_frequent(pd.concat(values))
         meta = self.result_meta.value
         columns = [pd.Series(kept.index).mode(dropna=self.dropna) for kept in values]  # pandas' order
+        if self.lengths:  # how many modes each column has
+            return pd.Series([len(c) for c in columns], dtype=np.int64)
         if isinstance(meta, pd.Series):
             return columns[0].astype(meta.dtype).rename(meta.name)
         if not columns:
             return meta
         frame = pd.concat(columns, axis=1, ignore_index=True)
         frame.columns = meta.columns
-        return frame
+        return conform(frame, meta)
 
     def tile(self, ctx, out):
         tops = []
@@ -72,5 +79,22 @@ def mode(obj, axis=0, numeric_only=False, dropna=True):
                      if not numeric_only or pd.api.types.is_numeric_dtype(d)]
         columns = [obj.iloc[:, i] for i in positions]
     counts = [c.value_counts(sort=False, dropna=dropna) for c in columns]
+    if isinstance(obj, DataFrame) and len(counts) > 1:
+        result = _padded(result, counts, dropna)
     op = Modes(kernel=None, kw=None, dropna=dropna, result_meta=_Meta(result), label="md.mode")
     return new_frame(op, counts, math.nan, result)
+
+
+def _padded(result, counts, dropna):
+    """``result`` with the dtypes pandas gives: a column with fewer modes than another is
+    padded with missing values; how many modes each has is computed now when that matters."""
+    padded = promoted(result)
+    if list(padded.dtypes) == list(result.dtypes):
+        return result
+    op = Modes(kernel=None, kw=None, dropna=dropna, result_meta=_Meta(result), lengths=True, label="md.mode")
+    lengths = compute_now(new_frame(op, counts, len(counts), pd.Series([], dtype=np.int64)),
+                          ExecutableTuple(counts))  # kept for the modes
+    short = (lengths < lengths.max()).to_numpy()
+    for i in np.flatnonzero(short):
+        result.isetitem(int(i), padded.iloc[:, i])
+    return result

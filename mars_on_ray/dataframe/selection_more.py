@@ -21,6 +21,7 @@ from .core import DataFrame, Series, _Frame, methods
 from .frame_index import by_position
 from .positional import PANDAS3
 from .reshape import compute_now
+from .unique import monotonic
 
 __all__: list[str] = []
 
@@ -113,8 +114,8 @@ def truncate(obj, before=None, after=None, axis=None, copy=None):
     if axis == 1:
         columns = meta.truncate(before=before, after=after, axis=1).columns
         return obj[list(columns)] if columns.is_unique else obj.iloc[:, meta.columns.get_indexer_for(columns)]
-    increasing = compute_now(obj.index.is_monotonic_increasing, obj)
-    decreasing = compute_now(obj.index.is_monotonic_decreasing, obj)
+    increasing = compute_now(monotonic(obj.index, True), obj)
+    decreasing = compute_now(monotonic(obj.index, False), obj)
     if not (increasing or decreasing):
         raise ValueError("truncate requires a sorted index")
     if isinstance(meta.index, pd.DatetimeIndex):

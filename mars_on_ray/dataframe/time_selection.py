@@ -20,6 +20,7 @@ from .accessors import summarize
 from .blockwise import map_chunks
 from .core import DataFrame, Series, methods
 from .reshape import compute_now
+from .unique import monotonic
 
 __all__: list[str] = []
 
@@ -81,7 +82,7 @@ def asof(obj, where, subset=None):
     if isinstance(obj, DataFrame):
         subset = list(meta.columns) if subset is None else (subset if is_list_like(subset) else [subset])
         meta[subset]  # pandas' KeyError for a missing column
-    if not compute_now(obj.index.is_monotonic_increasing, obj):
+    if not compute_now(monotonic(obj.index, True), obj):
         raise ValueError("asof requires a sorted index")
     original = where
     labels = pd.Index(where if is_list_like(where) else [pd.Timestamp(where) if isinstance(where, str) else where])

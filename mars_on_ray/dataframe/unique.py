@@ -358,7 +358,9 @@ def _value_counts_final(op, table):
     index = res.index
     keys = pd.DataFrame({i: pd.Series(index.get_level_values(i).array) for i in range(index.nlevels)})
     ids = lookup(table.iloc[:, :table.shape[1] - 3], keys)
-    counts = np.where(ids >= 0, table[_COUNT].to_numpy()[ids], 0)
+    found = ids >= 0  # unobserved categories are counted 0 (all of them when no row is left)
+    counts = np.zeros(len(ids), dtype=np.int64)
+    counts[found] = table[_COUNT].to_numpy()[ids[found]]
     res = pd.Series(counts, index=index, name=res.name).astype(res.dtype)
     if kw.get("sort", True):
         extra = {"kind": "stable"} if PANDAS3 else {}
@@ -575,19 +577,24 @@ class Monotonic(Operand):
         return Tiled(grid, ())
 
 
-def _monotonic(obj, increasing: bool):
+def monotonic(obj, increasing: bool):
+    """Whether ``obj``'s values never decrease (never increase): a lazy boolean scalar."""
     label = f"md.is_monotonic_{'increasing' if increasing else 'decreasing'}"
     return new_tensor(Monotonic(increasing=increasing, label=label), [obj], (), np.bool_)
 
 
-def is_monotonic_increasing(obj):
-    """Whether the values never decrease (a lazy boolean scalar)."""
-    return _monotonic(obj, True)
+def is_monotonic_increasing(obj) -> bool:
+    """Whether the values never decrease; computed when accessed, as ``is_unique``."""
+    from .reshape import compute_now
+
+    return bool(compute_now(monotonic(obj, True), obj))
 
 
-def is_monotonic_decreasing(obj):
-    """Whether the values never increase (a lazy boolean scalar)."""
-    return _monotonic(obj, False)
+def is_monotonic_decreasing(obj) -> bool:
+    """Whether the values never increase; computed when accessed, as ``is_unique``."""
+    from .reshape import compute_now
+
+    return bool(compute_now(monotonic(obj, False), obj))
 
 
 methods(Series, Index, prop=True)(is_monotonic_increasing)
