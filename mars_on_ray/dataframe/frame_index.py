@@ -177,6 +177,47 @@ def iter_batches(obj, batch_size: int = 1000, session=None):
         yield obj.iloc[start:start + batch_size].fetch(session=session)
 
 
+@methods(DataFrame, name="__iter__")
+def frame_iter(obj):
+    """The column labels (as iterating a pandas DataFrame gives)."""
+    return iter(obj.data.meta.columns)
+
+
+@methods(Series, name="__iter__")
+def series_iter(obj, batch_size: int = 1000, session=None):
+    """The values, computed and fetched a batch of rows at a time."""
+    for batch in iter_batches(obj, batch_size, session):
+        yield from batch
+
+
+@methods(Index, name="__iter__")
+def index_iter(obj, batch_size: int = 1000, session=None):
+    """The labels, computed and fetched a batch at a time."""
+    for batch in iter_batches(obj.to_series(), batch_size, session):
+        yield from batch.index
+
+
+@methods(DataFrame, Series, Index, name="__contains__")
+def contains(obj, key) -> bool:
+    """pandas' ``in``: a column label of a DataFrame, an index label of a Series or Index
+    (computed now)."""
+    from .reshape import compute_now
+
+    if isinstance(obj, DataFrame):
+        return key in obj.data.meta.columns
+    labels = obj.index if isinstance(obj, Series) else obj
+    return bool(compute_now(labels.isin([key]).any()))
+
+
+@methods(Index, name="tolist")
+def index_tolist(obj):
+    """The labels as a list (computed now)."""
+    return list(index_iter(obj))
+
+
+Index.to_list = Index.tolist
+
+
 @methods(DataFrame)
 def items(obj):
     """``(column label, lazy Series)`` pairs."""
