@@ -59,7 +59,13 @@ def set_names(obj, names, *, level=None, inplace=False):
 
 @methods(Index, name="astype")
 def index_astype(obj, dtype, copy=True):
-    """The labels cast to ``dtype``."""
+    """The labels cast to ``dtype`` (to categories learned from all of them, as a Series'
+    ``astype('category')``, when none are given)."""
+    from .arithmetic import _open_category, category_of
+    from .index_ops import labels
+
+    if _open_category(dtype) and obj.data.meta.nlevels == 1:
+        dtype = category_of(labels(obj), dtype)
     return per_chunk(obj, "astype", dtype)
 
 
