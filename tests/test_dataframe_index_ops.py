@@ -151,3 +151,40 @@ def test_datetime_index_label_methods():
     assert_eq(md.Index(td, chunk_size=5).days, td.days)
     with pytest.raises(AttributeError):
         md.Index(pd.Index(["a"])).year
+
+
+def test_index_comparisons_are_lazy_boolean_arrays_not_python_bools(pdf):
+    """``df.index != 'x'`` was Python's identity comparison (a bool): a mask of every row."""
+    for got, want in _both(pdf):
+        assert_eq(got != "r01", want != "r01")
+        assert_eq(got >= "r10", want >= "r10")
+        assert_eq(got == list(want[::-1]), want == list(want[::-1]))
+    m = md.DataFrame(pdf, chunk_size=5)
+    assert_eq(m[m.index != "r01"], pdf[pdf.index != "r01"])
+    assert_eq(m.index == md.Index(pdf.index[::-1], chunk_size=4), pdf.index == pdf.index[::-1])
+    assert hash(m.index) == hash(m.index)
+
+
+@pytest.mark.parametrize("labels", [["a", "b", "a", "c"], ["a", "a", "b", "c"], list("abcd")], ids=str)
+def test_index_get_loc_gives_pandas_int_slice_or_mask(labels):
+    want_index = pd.Index(labels * 3 if len(set(labels)) < 4 else labels)
+    got_index = md.Index(want_index, chunk_size=3)
+    for key in set(labels):
+        got, want = got_index.get_loc(key), want_index.get_loc(key)
+        assert type(got) is type(want)
+        assert np.array_equal(got, want) if isinstance(want, np.ndarray) else got == want
+    with pytest.raises(KeyError):
+        got_index.get_loc("zz")
+    monotonic = pd.Index(sorted(labels))
+    assert md.Index(monotonic, chunk_size=2).get_loc("a") == monotonic.get_loc("a")
+
+
+def test_index_where_by_position(pdf):
+    import mars_on_ray.tensor as mt
+
+    for got, want in _both(pdf):
+        assert_eq(got.where(got != "r01", "zz"), want.where(want != "r01", "zz"))
+        assert_eq(got.where(got > "r05"), want.where(want > "r05"))
+    m = md.Index(pdf.index, chunk_size=5)
+    assert_eq(m.where(np.arange(23) > 3, 1), pdf.index.where(np.arange(23) > 3, 1))
+    assert_eq(m.where(mt.arange(23, chunk_size=7) % 2 == 0), pdf.index.where(np.arange(23) % 2 == 0))

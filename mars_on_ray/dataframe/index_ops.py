@@ -5,6 +5,8 @@ values or index are the result. Facts pandas returns as plain values (``equals``
 when called."""
 from __future__ import annotations
 
+import operator
+
 import numpy as np
 import pandas as pd
 
@@ -321,3 +323,65 @@ del _label
 def index_tz(obj):
     """The labels' time zone."""
     return obj.data.meta.tz
+
+
+@methods(Index, name="get_loc")
+def index_get_loc(obj, key):
+    """The position of ``key`` (computed now): an int for one match, else a slice on a
+    monotonic index or a boolean mask, as pandas; KeyError when absent."""
+    from .conversion import n_rows
+    from .reshape import compute_now
+
+    lab = labels(obj)
+    found = compute_now(lab[lab.isin([key])].index.to_numpy())
+    if len(found) == 0:
+        raise KeyError(key)
+    if len(found) == 1:
+        return int(found[0])
+    if compute_now(obj.is_monotonic_increasing) or compute_now(obj.is_monotonic_decreasing):
+        return slice(int(found[0]), int(found[-1]) + 1)
+    mask = np.zeros(n_rows(obj), dtype=bool)
+    mask[found] = True
+    return mask
+
+
+@methods(Index, name="where")
+def index_where(obj, cond, other=None):
+    """Labels where ``cond`` (by position) holds, ``other`` elsewhere (missing by default)."""
+    from .datasource import series_from
+
+    if isinstance(cond, Index):
+        cond = labels(cond)
+    elif not isinstance(cond, Series):
+        cond = series_from(cond)  # arrays, lists and lazy tensors: by position
+    values = labels(obj).where(cond.reset_index(drop=True), other)
+    return to_index(values, pd.Index(values.data.meta, name=obj.data.meta.name))
+
+
+# -- comparisons: a lazy boolean tensor, as pandas gives an array ---------------------------------
+
+def _compare(v, how, other):
+    return np.asarray(getattr(operator, how)(v, other), dtype=bool)
+
+
+def _comparison(how):
+    def compare(obj, other):
+        from .frame_tensor import series_tensor_map
+
+        if isinstance(other, (Index, Series, DataFrame)) or pd.api.types.is_list_like(other):
+            if not isinstance(other, (Index, Series)):
+                other = Index(pd.Index(other))
+            # label by label, by position
+            right = labels(other) if isinstance(other, Index) else other.reset_index(drop=True)
+            return getattr(operator, how)(labels(obj), right).to_numpy()
+        getattr(operator, how)(obj.data.meta, other)  # pandas' TypeError
+        return series_tensor_map(obj, _compare, (how, other), dtype=bool, label=f"md.Index.{how}")
+
+    compare.__name__ = f"__{how}__"
+    compare.__doc__ = f"Label by label ``{how}`` (a lazy boolean tensor)."
+    return compare
+
+
+for _how in ("eq", "ne", "lt", "le", "gt", "ge"):
+    setattr(Index, f"__{_how}__", _comparison(_how))
+del _how
