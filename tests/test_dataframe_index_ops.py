@@ -188,3 +188,32 @@ def test_index_where_by_position(pdf):
     m = md.Index(pdf.index, chunk_size=5)
     assert_eq(m.where(np.arange(23) > 3, 1), pdf.index.where(np.arange(23) > 3, 1))
     assert_eq(m.where(mt.arange(23, chunk_size=7) % 2 == 0), pdf.index.where(np.arange(23) % 2 == 0))
+
+
+def test_index_arithmetic_label_by_label_and_by_position():
+    p = pd.Index([3, 1, 2, 5, 4, -1, 7], name="n")
+    m = md.Index(p, chunk_size=3)
+    for f in (lambda x: x + 1, lambda x: 2 * x, lambda x: x / 2, lambda x: 10 - x, lambda x: -x,
+              lambda x: abs(x), lambda x: x ** 2, lambda x: x % 3, lambda x: 7 // x):
+        assert_eq(f(m), f(p))
+    q = pd.Index(np.arange(7.0), name="n")
+    assert_eq(m + md.Index(q, chunk_size=2), p + q)
+    assert_eq(m * q.rename("z"), p * q.rename("z"))
+    assert_eq(m - list(range(7)), p - list(range(7)))
+    t = pd.date_range("2020", periods=7, freq="h", name="t")
+    assert_eq(md.Index(t, chunk_size=3) + pd.Timedelta("1D"), t + pd.Timedelta("1D"))
+    with pytest.raises(TypeError):
+        md.Index(pd.Index(["a"])) - 1
+
+
+def test_index_take_delete_has_duplicates_empty_identical(pdf):
+    for got, want in _both(pdf):
+        assert_eq(got.take([3, 0, 2]), want.take([3, 0, 2]))
+        assert_eq(got.delete(2), want.delete(2))
+        assert_eq(got.delete([0, -1]), want.delete([0, -1]))
+        assert got.has_duplicates == want.has_duplicates
+        assert got.empty is want.empty is False
+        assert got.identical(want) and not got.identical(want.rename("other"))
+    m = md.DataFrame(pdf, chunk_size=5)
+    assert m[m["i"] > 100].index.empty
+    assert not md.Index(pdf.index.unique()).has_duplicates

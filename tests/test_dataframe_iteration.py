@@ -70,3 +70,22 @@ def test_frame_map_bad_arguments_raise_like_pandas(pdf):
     for obj in (pdf, m):
         with pytest.raises(TypeError):
             obj.map(5)
+
+
+def test_assigning_columns_and_index_relabels_the_frame(pdf):
+    """``df.columns = [...]`` / ``df.index = ...`` raised 'property has no setter'."""
+    m, want = md.DataFrame(pdf, chunk_size=5), pdf.copy()
+    m.columns, want.columns = ["A", "B", "C"], ["A", "B", "C"]
+    m.index, want.index = np.arange(23) * 2, np.arange(23) * 2
+    assert_eq(m, want)
+    s, ps = m["A"], want["A"].copy()
+    s.index, ps.index = md.Index(pd.Index(list(pdf.index), name="q"), chunk_size=4), pd.Index(list(pdf.index), name="q")
+    assert_eq(s, ps)
+    with pytest.raises(ValueError):
+        m.columns = ["A"]
+    with pytest.raises(ValueError):
+        m.index = [1, 2]
+    assert list(m.keys()) == list(want.keys())
+    assert_eq(s.keys(), ps.keys())
+    assert list(m.axes[1]) == list(want.axes[1])
+    assert_eq(m.axes[0], want.axes[0])

@@ -247,3 +247,36 @@ def itertuples(obj, index=True, name="Pandas", batch_size: int = 1000, session=N
     """Rows as named tuples, fetched a batch of rows at a time."""
     for batch in iter_batches(obj, batch_size, session):
         yield from batch.itertuples(index=index, name=name)
+
+
+# --- axes as attributes ---------------------------------------------------------------------------
+
+def _assign_index(obj, labels):
+    obj.data = set_axis(obj, labels, axis=0).data
+
+
+def _assign_columns(obj, labels):
+    obj.data = set_axis(obj, labels, axis=1).data
+
+
+_Frame.index = property(_Frame.index.fget, _assign_index, doc="The row labels (settable).")
+DataFrame.columns = property(DataFrame.columns.fget, _assign_columns,
+                             doc="The column labels (settable: ``df.columns = [...]``).")
+
+
+@methods(DataFrame, name="keys")
+def frame_keys(obj):
+    """The column labels."""
+    return obj.columns
+
+
+@methods(Series, name="keys")
+def series_keys(obj):
+    """The index (lazy)."""
+    return obj.index
+
+
+@methods(DataFrame, Series, name="axes", prop=True)
+def axes(obj):
+    """``[index]`` for a Series, ``[index, columns]`` for a DataFrame."""
+    return [obj.index, obj.columns] if isinstance(obj, DataFrame) else [obj.index]

@@ -385,3 +385,90 @@ def _comparison(how):
 for _how in ("eq", "ne", "lt", "le", "gt", "ge"):
     setattr(Index, f"__{_how}__", _comparison(_how))
 del _how
+
+
+# -- arithmetic: label by label with a scalar, by position with labels ----------------------------
+
+def _arith_kernel(v, how, other, reflected):
+    func = getattr(operator, how)
+    return func(other, v) if reflected else func(v, other)
+
+
+def _arithmetic(how, reflected=False):
+    def arith(obj, other):
+        if isinstance(other, (Series, DataFrame)):
+            return NotImplemented
+        meta = obj.data.meta
+        if isinstance(other, Index) or pd.api.types.is_list_like(other):
+            plain = not isinstance(other, (Index, pd.Index))  # an array has no name to mix in
+            other = as_lazy_index(other)
+            like = _arith_kernel(meta, how, other.data.meta, reflected)
+            like = like.rename(meta.name) if plain else like
+            values = _arith_kernel(labels(obj), how, labels(other), reflected)
+            return to_index(values, like)
+        like = _arith_kernel(meta, how, other, reflected)  # pandas' TypeError
+        return map_chunks(_arith_kernel, (obj, how, other, reflected), label=f"md.Index.{how}",
+                          meta=like)
+
+    arith.__name__ = f"__{'r' if reflected else ''}{how}__"
+    arith.__doc__ = f"Label by label ``{how}`` (by position with other labels)."
+    return arith
+
+
+for _how in ("add", "sub", "mul", "truediv", "floordiv", "mod", "pow"):
+    setattr(Index, f"__{_how}__", _arithmetic(_how))
+    setattr(Index, f"__r{_how}__", _arithmetic(_how, reflected=True))
+del _how
+
+
+@methods(Index, name="__neg__")
+def index_neg(obj):
+    """Each label negated."""
+    return map_chunks(operator.neg, (obj,), label="md.Index.neg")
+
+
+@methods(Index, name="__abs__")
+def index_abs(obj):
+    """Each label's absolute value."""
+    return map_chunks(operator.abs, (obj,), label="md.Index.abs")
+
+
+@methods(Index, name="has_duplicates", prop=True)
+def index_has_duplicates(obj) -> bool:
+    """Whether some label repeats (computed when accessed)."""
+    return not obj.is_unique
+
+
+@methods(Index, name="empty", prop=True)
+def index_empty(obj) -> bool:
+    """Whether there are no labels (counted when accessed if unknown)."""
+    return _len(obj) == 0
+
+
+@methods(Index, name="take")
+def index_take(obj, indices, axis=0, allow_fill=True, fill_value=None):
+    """The labels at ``indices`` (positions)."""
+    return obj[np.asarray(indices) if not isinstance(indices, Index) else indices]
+
+
+@methods(Index, name="delete")
+def index_delete(obj, loc):
+    """The labels without those at position(s) ``loc``."""
+    n = _len(obj)
+    keep = np.ones(n, dtype=bool)
+    keep[np.asarray(loc)] = False  # NumPy's IndexError for a position out of range
+    return obj[keep]
+
+
+@methods(Index, name="identical")
+def index_identical(obj, other) -> bool:
+    """``equals`` with the same type, dtype and names (computed now)."""
+    if not isinstance(other, (Index, pd.Index)):
+        return False
+    meta, theirs = obj.data.meta, as_lazy_index(other).data.meta
+    same = (type(meta) is type(theirs) and meta.dtype == theirs.dtype
+            and list(meta.names) == list(theirs.names))
+    return same and obj.equals(other)
+
+
+Index.get_indexer_for = Index.get_indexer
