@@ -89,3 +89,23 @@ def test_assigning_columns_and_index_relabels_the_frame(pdf):
     assert_eq(s.keys(), ps.keys())
     assert list(m.axes[1]) == list(want.axes[1])
     assert_eq(m.axes[0], want.axes[0])
+
+
+def test_setting_index_names_renames_the_frames_index_and_series_name(pdf):
+    m, want = md.DataFrame(pdf, chunk_size=5), pdf.copy()
+    m.index.name, want.index.name = "q", "q"
+    assert_eq(m, want)
+    idx = m.index
+    idx.name = "r"
+    want.index.name = "r"
+    assert_eq(m, want)
+    assert_eq(idx, want.index)
+    s, ps = m["f"], want["f"].copy()
+    s.name, ps.name = "zz", "zz"
+    assert_eq(s, ps)
+    mm, pm = m.set_index("i", append=True), want.set_index("i", append=True)
+    mm.index.names, pm.index.names = ["x", "y"], ["x", "y"]
+    assert_eq(mm, pm)
+    mm.index.name = "ignored"  # pandas keeps a MultiIndex's names
+    pm.index.name = "ignored"
+    assert_eq(mm, pm)

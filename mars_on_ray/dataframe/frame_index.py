@@ -6,6 +6,8 @@ filter left them unknown), then each block is labelled on its own.
 """
 from __future__ import annotations
 
+import weakref
+
 import numpy as np
 import pandas as pd
 
@@ -259,7 +261,40 @@ def _assign_columns(obj, labels):
     obj.data = set_axis(obj, labels, axis=1).data
 
 
-_Frame.index = property(_Frame.index.fget, _assign_index, doc="The row labels (settable).")
+# a frame's lazy Index remembers its frame, so that ``df.index.name = ...`` renames the frame's
+# index as in pandas (while the frame still holds the node the Index was taken from)
+_owners: dict = {}
+
+
+def _frame_index(obj):
+    from .indexing import index_of
+
+    idx = index_of(obj)
+    _owners[id(idx)] = (weakref.ref(obj), obj.data.key)
+    weakref.finalize(idx, _owners.pop, id(idx), None)
+    return idx
+
+
+def set_index_names(idx, names):
+    renamed = idx.set_names(names)
+    owner = _owners.get(id(idx))
+    idx.data = renamed.data
+    frame = owner[0]() if owner else None
+    if frame is not None and frame.data.key == owner[1]:
+        frame.data = frame.rename_axis(list(renamed.data.meta.names)).data
+        _owners[id(idx)] = (owner[0], frame.data.key)
+
+
+def _set_index_name(idx, name):
+    if idx.data.meta.nlevels > 1:  # pandas sets a name its MultiIndex never shows: no change
+        return
+    set_index_names(idx, [name])
+
+
+_Frame.index = property(_frame_index, _assign_index, doc="The row labels (settable).")
+Index.name = property(Index.name.fget, _set_index_name, doc="The name (settable).")
+Series.name = property(Series.name.fget, lambda s, name: setattr(s, "data", s.rename(name).data),
+                       doc="The name (settable).")
 DataFrame.columns = property(DataFrame.columns.fget, _assign_columns,
                              doc="The column labels (settable: ``df.columns = [...]``).")
 

@@ -14,6 +14,7 @@ from ..core.operand import Operand
 from ..tensor.core import new_tensor
 from .blockwise import map_chunks, row_chunks, sample_of
 from .core import Index, methods
+from .frame_index import set_index_names
 from .frame_methods import _DEFAULT, checked, inplace_result, per_chunk
 from .positional import scalar_dtype
 from .stats import _index_bytes, user_index
@@ -36,10 +37,12 @@ def index_size(obj):
     return int(n) if n == n else n
 
 
-@methods(Index, name="names", prop=True)
 def index_names(obj):
-    """The names of the levels."""
+    """The names of the levels (settable: a frame's index renames the frame's)."""
     return obj.data.meta.names
+
+
+Index.names = property(index_names, set_index_names)
 
 
 # --- label by label -----------------------------------------------------------------------------
