@@ -217,3 +217,14 @@ def test_index_take_delete_has_duplicates_empty_identical(pdf):
     m = md.DataFrame(pdf, chunk_size=5)
     assert m[m["i"] > 100].index.empty
     assert not md.Index(pdf.index.unique()).has_duplicates
+
+
+@pytest.mark.parametrize("kwargs", [{}, {"ascending": False, "na_position": "first"}], ids=repr)
+def test_index_sort_values_return_indexer(kwargs):
+    p = pd.Index([3.0, 1, np.nan, 5, 4, -1, 7, 1], name="n")
+    m = md.Index(p, chunk_size=3)
+    got, got_indexer = m.sort_values(return_indexer=True, **kwargs)
+    want, want_indexer = p.sort_values(return_indexer=True, **kwargs)
+    assert_eq(got, want)
+    assert_eq(got_indexer, want_indexer)
+    assert_eq(m.sort_values(**kwargs), p.sort_values(**kwargs))

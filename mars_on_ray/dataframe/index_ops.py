@@ -472,3 +472,18 @@ def index_identical(obj, other) -> bool:
 
 
 Index.get_indexer_for = Index.get_indexer
+
+
+def _index_sort_values(obj, *, return_indexer=False, ascending=True, na_position="last", key=None):
+    """The labels sorted (ties in their order); ``return_indexer``: also the positions that
+    sort them (a lazy tensor)."""
+    from .sort import sort_values
+
+    if not return_indexer:
+        return sort_values(obj, ascending=ascending, na_position=na_position, key=key)
+    ordered = labels(obj).sort_values(ascending=ascending, na_position=na_position, key=key,
+                                      kind="stable")
+    return to_index(ordered, obj.data.meta), ordered.index.to_numpy()
+
+
+Index.sort_values = _index_sort_values
