@@ -5,6 +5,7 @@ import pandas as pd
 import pytest
 
 import mars_on_ray.dataframe as md
+from mars_on_ray.core.local import LocalExecutor
 from mars_on_ray.testing import assert_eq
 
 
@@ -202,8 +203,8 @@ def test_index_arithmetic_label_by_label_and_by_position():
     assert_eq(m - list(range(7)), p - list(range(7)))
     t = pd.date_range("2020", periods=7, freq="h", name="t")
     assert_eq(md.Index(t, chunk_size=3) + pd.Timedelta("1D"), t + pd.Timedelta("1D"))
-    with pytest.raises(TypeError):
-        md.Index(pd.Index(["a"])) - 1
+    with pytest.raises(TypeError):  # at build time under pandas 3 (str labels), when computed under 2.2
+        LocalExecutor().compute((md.Index(pd.Index(["a"])) - 1).data)
 
 
 def test_index_take_delete_has_duplicates_empty_identical(pdf):
