@@ -73,3 +73,24 @@ def test_cat_of_numeric_categories(s):
     assert_eq(m.cat.remove_unused_categories(), num.cat.remove_unused_categories())
     assert_eq(m.cat.codes, num.cat.codes)
     assert_eq(m.cat.rename_categories(lambda c: c * 10), num.cat.rename_categories(lambda c: c * 10))
+
+
+def test_astype_category_learns_the_categories_of_the_whole_data():
+    """Each block used to get its own categories: the blocks concatenated to str / object and
+    ``cat.codes`` counted per block."""
+    p = pd.Series(list("xyzxwvu") * 3 + [None, "a"], index=[f"r{i % 20}" for i in range(23)])
+    frame = pd.DataFrame({"s": p, "i": np.arange(23) % 7 * 3, "f": np.arange(23.0)})
+    s, m = md.Series(p, chunk_size=5), md.DataFrame(frame, chunk_size=5)
+    assert_eq(s.astype("category"), p.astype("category"))
+    assert_eq(s.astype("category").cat.codes, p.astype("category").cat.codes)
+    assert_eq(m.astype({"s": "category", "i": "category"}), frame.astype({"s": "category", "i": "category"}))
+    assert_eq(m.astype("category"), frame.astype("category"))
+    ordered = pd.CategoricalDtype(ordered=True)
+    flt, pflt = m[m["f"] > 4], frame[frame["f"] > 4]
+    assert_eq(flt.astype({"i": ordered}), pflt.astype({"i": ordered}))
+    assert_eq(flt["s"].astype("category").astype(ordered), pflt["s"].astype("category").astype(ordered))
+    assert_eq(m.index.astype("category"), frame.index.astype("category"))
+    fixed = pd.CategoricalDtype(["x", "y"])
+    assert_eq(s.astype(fixed), p.astype(fixed))
+    empty = md.Series(pd.Series([None, None], dtype=object), chunk_size=1)
+    assert_eq(empty.astype("category"), pd.Series([None, None], dtype=object).astype("category"))

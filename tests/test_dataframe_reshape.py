@@ -117,6 +117,25 @@ def test_explode_series_and_frame(lists, ignore_index):
               pair.explode(["v", "w"], ignore_index=ignore_index))
 
 
+@pytest.mark.parametrize("ignore_index", [False, True])
+def test_explode_of_split_strings_takes_the_dtype_pandas_infers_for_the_whole(ignore_index):
+    # pandas 3 gives str when every exploded value is a string; a block of only empty lists
+    # (all NaN) or a number elsewhere must not decide it block by block
+    words = pd.Series(["a_b", "c", None, "d_e_f", "", "g_h"] * 4 + [None] * 5, name="s",
+                      index=[f"r{i % 20:02d}" for i in range(29)])
+    frame = pd.DataFrame({"s": words, "k": range(29)})
+    frame = frame.assign(l1=words.str.split("_"), l2=words.str.split("_"))
+    m = md.DataFrame(frame, chunk_size=5)
+    for cols in ("l1", ["l1", "l2"]):
+        assert_eq(m.explode(cols, ignore_index=ignore_index), frame.explode(cols, ignore_index=ignore_index))
+    mixed = frame.assign(l1=frame["l1"].map(lambda v: v + [1] if isinstance(v, list) and "g" in v else v))
+    assert_eq(md.DataFrame(mixed, chunk_size=5).explode("l1", ignore_index=ignore_index),
+              mixed.explode("l1", ignore_index=ignore_index))
+    flt = m[m["k"] > 3]
+    assert_eq(flt["l1"].explode(ignore_index=ignore_index),
+              frame[frame["k"] > 3]["l1"].explode(ignore_index=ignore_index))
+
+
 def test_explode_bad_input(lists):
     frame = pd.DataFrame({"v": lists, "k": range(40)})
     m = md.DataFrame(frame, chunk_size=6)

@@ -210,6 +210,14 @@ def test_time_rolling_on_column_apply_series_and_tz():
         mf.rolling("20s", on="t").agg(["sum", "max"])
 
 
+def test_rolling_on_a_column_then_selecting_columns_keeps_the_on_column():
+    flat = _timed().reset_index(names="t")
+    mf = md.DataFrame(flat, chunk_size=5)
+    for key in (["a"], "a", ["t", "a"]):
+        assert_eq(mf.rolling("20s", on="t")[key].sum(), flat.rolling("20s", on="t")[key].sum())
+    assert_eq(mf.rolling(3, on="t")[["a"]].mean(), flat.rolling(3, on="t")[["a"]].mean())
+
+
 def test_time_rolling_window_spanning_many_chunks_borrows_only_reaching_chunks():
     pdf = _timed(200, seed=3)
     m = md.DataFrame(pdf, chunk_size=9)

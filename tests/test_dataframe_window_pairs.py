@@ -108,3 +108,28 @@ def test_empty_pairwise_result_takes_the_other_columns_as_pandas(df, kind, args)
     assert_eq(getattr(flt[["a", "b"]], kind)(*args).corr(flt[["b"]], pairwise=True),
               getattr(expected[["a", "b"]], kind)(*args).corr(expected[["b"]], pairwise=True))
     assert_eq(getattr(m.iloc[:0], kind)(*args).cov(), getattr(df.iloc[:0], kind)(*args).cov())
+
+
+EWM_PAIRS = [{"span": 3}, {"alpha": 0.3, "min_periods": 3}, {"com": 2, "ignore_na": True},
+             {"halflife": 2, "adjust": False, "ignore_na": True}]
+
+
+@pytest.mark.parametrize("kwargs", EWM_PAIRS, ids=repr)
+def test_ewm_corr_and_cov_of_two_series(kwargs):
+    """Were AttributeErrors ('ExponentialMovingWindow' has no 'corr'): pairs masked where
+    either is missing, cov from the variances of x + y, x and y in one scan."""
+    rs = np.random.RandomState(0)
+    pdf = pd.DataFrame({"a": rs.rand(23), "b": rs.randint(0, 9, 23).astype(float)},
+                       index=[f"r{i % 20}" for i in range(23)])
+    pdf.iloc[[3, 8, 9], 0] = np.nan
+    pdf.iloc[[4, 9, 15], 1] = np.nan
+    m = md.DataFrame(pdf, chunk_size=5)
+    # the subtraction leaves ~1e-17 where pandas' cov is exactly 0
+    assert_eq(m["a"].ewm(**kwargs).corr(m["b"]), pdf["a"].ewm(**kwargs).corr(pdf["b"]), atol=1e-12)
+    assert_eq(m["a"].ewm(**kwargs).cov(m["b"]), pdf["a"].ewm(**kwargs).cov(pdf["b"]), atol=1e-12)
+    assert_eq(m["a"].ewm(**kwargs).cov(m["b"], bias=True), pdf["a"].ewm(**kwargs).cov(pdf["b"], bias=True),
+              atol=1e-12)
+    flt, pflt = m[m["b"] > 2], pdf[pdf["b"] > 2]
+    assert_eq(flt["a"].ewm(**kwargs).corr(m["b"]), pflt["a"].ewm(**kwargs).corr(pdf["b"]), atol=1e-12)
+    with pytest.raises(NotImplementedError):
+        m.ewm(span=3).corr()

@@ -43,6 +43,8 @@ from .describe import *  # noqa: F401,F403
 from .frame_tensor import *  # noqa: F401,F403
 from .frame_index import *  # noqa: F401,F403
 from .index_methods import *  # noqa: F401,F403
+from .index_ops import *  # noqa: F401,F403
+from .multiindex import *  # noqa: F401,F403
 from .frame_creation import *  # noqa: F401,F403
 from .transpose import *  # noqa: F401,F403
 from .dummies import *  # noqa: F401,F403

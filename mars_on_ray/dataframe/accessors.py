@@ -162,6 +162,8 @@ def _whole_dtype(facts):
         return find_common_type(converted) if converted else np.dtype(object)
     if any(has_na for _, _, has_na in facts):
         kept = [_promote(d) for d in kept]
+    if any(d == object for d in kept):  # values pandas found no narrower type for, in one block
+        return np.dtype(object)  # (find_common_type(str, object) says str)
     return find_common_type(kept)
 
 

@@ -339,3 +339,21 @@ def map_chunk(obj, func, args=(), kwargs=None, *, output_type=None, dtypes=None,
     declared = infer_meta(call, obj, label, _hints(output_type, dtypes, dtype, name, index, meta))
     return map_chunks(RowKernel(call, label, declared, empty=False), (obj,), label=label,
                       meta=declared, keep_rows=False)
+
+
+@methods(DataFrame, name="map")
+def frame_map(df, func, na_action=None, **kwargs):
+    """``func`` on every element, block by block (result dtypes from a one-row sample)."""
+    if na_action not in (None, "ignore"):
+        raise ValueError(f"na_action must be 'ignore' or None. Got {na_action!r}")
+    if not callable(func):
+        raise TypeError(f"'{type(func).__name__}' object is not callable")
+    return rowwise(df, Call("map", func, (), {"na_action": na_action, **kwargs}),
+                   "md.DataFrame.map", {})
+
+
+if hasattr(pd.DataFrame, "applymap"):  # pandas < 3 (deprecated there for ``map``)
+    @methods(DataFrame)
+    def applymap(df, func, na_action=None, **kwargs):
+        """``DataFrame.map``'s former name."""
+        return frame_map(df, func, na_action, **kwargs)

@@ -238,33 +238,39 @@ def _astype_columns(node, needed):
 
 
 def astype(obj, dtype):
-    """Cast to ``dtype`` (a dtype, or a column -> dtype dict for DataFrames); 'category'
-    takes the categories pandas infers from all the values (computed when called)."""
-    meta = obj.data.meta
-    if isinstance(meta, pd.Series) and _open_categorical(dtype, meta.dtype):
-        dtype = _inferred_categories(obj, dtype)
-    elif isinstance(meta, pd.DataFrame) and meta.columns.is_unique:
-        wanted = dtype if isinstance(dtype, dict) else {c: dtype for c in meta.columns}
-        if any(_open_categorical(d, meta[c].dtype) for c, d in wanted.items() if c in meta.columns):
-            dtype = {c: _inferred_categories(obj[c], d) if c in meta.columns and _open_categorical(d, meta[c].dtype)
-                     else d for c, d in wanted.items()}
-    return map_chunks(_astype, (obj, dtype), label="md.astype")
+    """Cast to ``dtype`` (a dtype, or a column -> dtype dict for DataFrames); ``'category'``
+    gets the categories of the whole data (learned now), not each block's own."""
+    return map_chunks(_astype, (obj, _with_categories(obj, dtype)), label="md.astype")
 
 
-def _open_categorical(dtype, current) -> bool:
-    """Whether casting to ``dtype`` takes categories from the values (blocks would differ)."""
-    if isinstance(current, pd.CategoricalDtype):
+def _open_category(dtype) -> bool:
+    try:
+        dtype = pd.api.types.pandas_dtype(dtype)
+    except TypeError:
         return False
-    return (isinstance(dtype, str) and dtype == "category") or (
-        isinstance(dtype, pd.CategoricalDtype) and dtype.categories is None)
+    return isinstance(dtype, pd.CategoricalDtype) and dtype.categories is None
 
 
-def _inferred_categories(col, dtype):
+def category_of(values, dtype):
+    """The CategoricalDtype pandas gives all of ``values`` cast to ``dtype`` (no categories
+    given): pandas' own cast of their distinct values (a small lazy object, computed now)."""
     from .reshape import compute_now
-    from .unique import _values_unique
 
-    values = compute_now(_values_unique(col), col)
-    return pd.Series(values, dtype=col.dtype).astype(dtype).dtype
+    if isinstance(values.dtype, pd.CategoricalDtype):  # its categories stay
+        return values.data.meta.astype(dtype).dtype
+    distinct = compute_now(values.drop_duplicates())
+    return distinct.astype(dtype).dtype
+
+
+def _with_categories(obj, dtype):
+    if isinstance(obj, DataFrame):
+        meta = obj.data.meta
+        spec = dtype if pd.api.types.is_dict_like(dtype) else {c: dtype for c in meta.columns}
+        open_ = [c for c, d in spec.items() if c in meta.columns and _open_category(d)]
+        if not open_ or meta.columns.has_duplicates:
+            return dtype
+        return {**spec, **{c: category_of(obj[c], spec[c]) for c in open_}}
+    return category_of(obj, dtype) if _open_category(dtype) else dtype
 
 
 _UFUNC_OPS = {"add": "add", "subtract": "sub", "multiply": "mul", "divide": "truediv",

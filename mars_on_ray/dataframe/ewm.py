@@ -273,6 +273,28 @@ class ExponentialMovingWindow:
         return self._scan("std", bias, numeric_only)
 
 
+    def _pair(self, other, pairwise, how, bias):
+        """Series pairs: the variance of x + y, x and y (missing where either is, as pandas
+        pairs them) in one scan; cov = (var(x+y) - var(x) - var(y)) / 2 with the same weights."""
+        if not isinstance(self.obj, Series) or not isinstance(other, Series) or pairwise:
+            raise NotImplementedError(f"ewm {how} of a Series with another Series only")
+        x, y = self.obj + 0 * other, other + 0 * self.obj  # pandas' own alignment and masking
+        both = x.to_frame("x").assign(y=y, s=x + y).astype(np.float64)
+        v = both.ewm(**self.params).var(bias=bias if how == "cov" else True)
+        cov = (v["s"] - v["x"] - v["y"]) / 2
+        den = v["x"] * v["y"]  # zero: pandas' 0 / 0 (cov is zero then; ours rounds near it)
+        out = cov if how == "cov" else (cov / den ** 0.5).where(den > 0)
+        return out.rename(x.name)
+
+    def cov(self, other=None, pairwise=None, bias=False, numeric_only=False):
+        """Exponentially weighted covariance with the Series ``other``."""
+        return self._pair(other, pairwise, "cov", bias)
+
+    def corr(self, other=None, pairwise=None, numeric_only=False):
+        """Exponentially weighted correlation with the Series ``other``."""
+        return self._pair(other, pairwise, "corr", False)
+
+
 @methods(DataFrame, Series)
 def ewm(obj, com=None, span=None, halflife=None, alpha=None, min_periods=0, adjust=True,
         ignore_na=False, axis=0, times=None, method="single"):

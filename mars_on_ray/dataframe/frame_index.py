@@ -6,6 +6,8 @@ filter left them unknown), then each block is labelled on its own.
 """
 from __future__ import annotations
 
+import weakref
+
 import numpy as np
 import pandas as pd
 
@@ -177,6 +179,47 @@ def iter_batches(obj, batch_size: int = 1000, session=None):
         yield obj.iloc[start:start + batch_size].fetch(session=session)
 
 
+@methods(DataFrame, name="__iter__")
+def frame_iter(obj):
+    """The column labels (as iterating a pandas DataFrame gives)."""
+    return iter(obj.data.meta.columns)
+
+
+@methods(Series, name="__iter__")
+def series_iter(obj, batch_size: int = 1000, session=None):
+    """The values, computed and fetched a batch of rows at a time."""
+    for batch in iter_batches(obj, batch_size, session):
+        yield from batch
+
+
+@methods(Index, name="__iter__")
+def index_iter(obj, batch_size: int = 1000, session=None):
+    """The labels, computed and fetched a batch at a time."""
+    for batch in iter_batches(obj.to_series(), batch_size, session):
+        yield from batch.index
+
+
+@methods(DataFrame, Series, Index, name="__contains__")
+def contains(obj, key) -> bool:
+    """pandas' ``in``: a column label of a DataFrame, an index label of a Series or Index
+    (computed now)."""
+    from .reshape import compute_now
+
+    if isinstance(obj, DataFrame):
+        return key in obj.data.meta.columns
+    labels = obj.index if isinstance(obj, Series) else obj
+    return bool(compute_now(labels.isin([key]).any()))
+
+
+@methods(Index, name="tolist")
+def index_tolist(obj):
+    """The labels as a list (computed now)."""
+    return list(index_iter(obj))
+
+
+Index.to_list = Index.tolist
+
+
 @methods(DataFrame)
 def items(obj):
     """``(column label, lazy Series)`` pairs."""
@@ -206,3 +249,69 @@ def itertuples(obj, index=True, name="Pandas", batch_size: int = 1000, session=N
     """Rows as named tuples, fetched a batch of rows at a time."""
     for batch in iter_batches(obj, batch_size, session):
         yield from batch.itertuples(index=index, name=name)
+
+
+# --- axes as attributes ---------------------------------------------------------------------------
+
+def _assign_index(obj, labels):
+    obj.data = set_axis(obj, labels, axis=0).data
+
+
+def _assign_columns(obj, labels):
+    obj.data = set_axis(obj, labels, axis=1).data
+
+
+# a frame's lazy Index remembers its frame, so that ``df.index.name = ...`` renames the frame's
+# index as in pandas (while the frame still holds the node the Index was taken from)
+_owners: dict = {}
+
+
+def _frame_index(obj):
+    from .indexing import index_of
+
+    idx = index_of(obj)
+    _owners[id(idx)] = (weakref.ref(obj), obj.data.key)
+    weakref.finalize(idx, _owners.pop, id(idx), None)
+    return idx
+
+
+def set_index_names(idx, names):
+    renamed = idx.set_names(names)
+    owner = _owners.get(id(idx))
+    idx.data = renamed.data
+    frame = owner[0]() if owner else None
+    if frame is not None and frame.data.key == owner[1]:
+        frame.data = frame.rename_axis(list(renamed.data.meta.names)).data
+        _owners[id(idx)] = (owner[0], frame.data.key)
+
+
+def _set_index_name(idx, name):
+    if idx.data.meta.nlevels > 1:  # pandas sets a name its MultiIndex never shows: no change
+        return
+    set_index_names(idx, [name])
+
+
+_Frame.index = property(_frame_index, _assign_index, doc="The row labels (settable).")
+Index.name = property(Index.name.fget, _set_index_name, doc="The name (settable).")
+Series.name = property(Series.name.fget, lambda s, name: setattr(s, "data", s.rename(name).data),
+                       doc="The name (settable).")
+DataFrame.columns = property(DataFrame.columns.fget, _assign_columns,
+                             doc="The column labels (settable: ``df.columns = [...]``).")
+
+
+@methods(DataFrame, name="keys")
+def frame_keys(obj):
+    """The column labels."""
+    return obj.columns
+
+
+@methods(Series, name="keys")
+def series_keys(obj):
+    """The index (lazy)."""
+    return obj.index
+
+
+@methods(DataFrame, Series, name="axes", prop=True)
+def axes(obj):
+    """``[index]`` for a Series, ``[index, columns]`` for a DataFrame."""
+    return [obj.index, obj.columns] if isinstance(obj, DataFrame) else [obj.index]

@@ -14,6 +14,7 @@ from ..core.operand import Operand
 from ..tensor.core import new_tensor
 from .blockwise import map_chunks, row_chunks, sample_of
 from .core import Index, methods
+from .frame_index import set_index_names
 from .frame_methods import _DEFAULT, checked, inplace_result, per_chunk
 from .positional import scalar_dtype
 from .stats import _index_bytes, user_index
@@ -36,10 +37,12 @@ def index_size(obj):
     return int(n) if n == n else n
 
 
-@methods(Index, name="names", prop=True)
 def index_names(obj):
-    """The names of the levels."""
+    """The names of the levels (settable: a frame's index renames the frame's)."""
     return obj.data.meta.names
+
+
+Index.names = property(index_names, set_index_names)
 
 
 # --- label by label -----------------------------------------------------------------------------
@@ -59,7 +62,13 @@ def set_names(obj, names, *, level=None, inplace=False):
 
 @methods(Index, name="astype")
 def index_astype(obj, dtype, copy=True):
-    """The labels cast to ``dtype``."""
+    """The labels cast to ``dtype`` (to categories learned from all of them, as a Series'
+    ``astype('category')``, when none are given)."""
+    from .arithmetic import _open_category, category_of
+    from .index_ops import labels
+
+    if _open_category(dtype) and obj.data.meta.nlevels == 1:
+        dtype = category_of(labels(obj), dtype)
     return per_chunk(obj, "astype", dtype)
 
 

@@ -18,6 +18,7 @@ from ..core.operand import Operand
 from .blockwise import chunk_shape, map_chunks, rechunk_rows, row_chunks, rows_grid, sample_of
 from .core import DataFrame, Index, Series, methods, new_frame
 from .groupby import _Meta as FrameMeta  # one structural-token meta wrapper
+from .positional import PANDAS3
 from .rules.usage import uses
 
 __all__ = ["melt"]
@@ -213,6 +214,16 @@ def explode(obj, column=None, ignore_index: bool = False):
     elif column is not None:
         raise TypeError("Series.explode() got an unexpected keyword argument 'column'")
     exploded = map_chunks(_explode, (obj, column), keep_rows=False, label="md.explode")
+    cols = [column] if isinstance(obj, DataFrame) and not pd.api.types.is_list_like(column) else column
+    exploded_meta = meta[list(cols)].dtypes if isinstance(obj, DataFrame) else [meta.dtype]
+    if PANDAS3 and any(d == object for d in exploded_meta):
+        # pandas infers str for exploded values that are all strings, block by block: the
+        # whole data decides (learned now) and every block is cast to it
+        from .accessors import _astype, chunkwise, learn_dtypes
+
+        learned = learn_dtypes(exploded, "md.explode")
+        exploded = chunkwise(_astype, (exploded, learned), _astype(exploded.data.meta, learned),
+                             label="md.explode")
     return renumber(exploded, "md.explode") if ignore_index else exploded
 
 

@@ -39,6 +39,9 @@ def _idx(meta, i: int) -> tuple:
 def key_frame(value, positions) -> pd.DataFrame:
     """The key columns (labelled 0..k-1) of a chunk: its values, or a frame's columns at
     ``positions`` (None: all)."""
+    if isinstance(value, pd.MultiIndex):  # a column per level
+        return pd.DataFrame({i: pd.Series(value.get_level_values(i).array)
+                             for i in range(value.nlevels)})
     if isinstance(value, (pd.Series, pd.Index)):
         return pd.DataFrame({0: pd.Series(value.array)})
     cols = range(value.shape[1]) if positions is None else positions
@@ -341,6 +344,9 @@ def _unique_values(op, table):
         frame.columns = pd.Index(cols) if len(set(map(repr, cols))) == len(cols) else cols
         return table, frame.astype({c: src.dtypes.iloc[p] for c, p in
                                     zip(frame.columns, op.positions or range(src.shape[1]))})
+    if isinstance(src, pd.MultiIndex):
+        levels = [pd.Series(table[i].array, dtype=src.levels[i].dtype) for i in range(src.nlevels)]
+        return table, pd.MultiIndex.from_arrays(levels, names=src.names)
     dtype = src.dtype
     if isinstance(dtype, pd.CategoricalDtype) and isinstance(table[0].dtype, pd.CategoricalDtype):
         dtype = table[0].dtype  # categories known only from the data (a lazy cut's)

@@ -52,6 +52,7 @@ class _Window:
     """The lazy result of ``obj.rolling(...)`` / ``obj.expanding(...)``."""
 
     kind = ""
+    pick = None  # the one column a ``[key]`` selection with ``on=`` returns
 
     def __init__(self, obj, params: dict):
         self.obj, self.params = obj, params
@@ -67,7 +68,8 @@ class _Window:
         params, kw = tuple(self.params.items()), tuple(kwargs.items())
         call_args = (self.kind, params, how, args, kw)
         meta = _meta(self.obj, _window_call, *call_args, keep_index=isinstance(self, TimeRolling))
-        return self._run((_window_call, call_args, ()), meta, f"md.{self.kind}.{how}")
+        res = self._run((_window_call, call_args, ()), meta, f"md.{self.kind}.{how}")
+        return res if self.pick is None else res[self.pick]
 
     def _run(self, kernel, meta, label):
         """The lazy result of ``kernel`` on every chunk with the rows its windows reach."""
@@ -85,8 +87,18 @@ class _Window:
         return self._call("apply", func, raw=raw, args=args, kwargs=kwargs)
 
     def __getitem__(self, key):
-        """Select columns first, then window them."""
-        return type(self)._of(self.obj[key], self.params)
+        """Select columns first, then window them (with the ``on`` column, as pandas)."""
+        on = self.params.get("on")
+        if on is None or isinstance(self.obj, Series):
+            return type(self)._of(self.obj[key], self.params)
+        if pd.api.types.is_list_like(key):
+            keys = list(key)
+            return type(self)._of(self.obj[keys if on in keys else keys + [on]], self.params)
+        if key == on:
+            return type(self)._of(self.obj[[key]], self.params)
+        inst = type(self)._of(self.obj[[key, on]], self.params)
+        inst.pick = key  # a Series result: the windowed column alone
+        return inst
 
     @classmethod
     def _of(cls, obj, params):
