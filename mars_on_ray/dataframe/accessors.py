@@ -364,6 +364,8 @@ def _call(obj, name, args=(), kwargs=None, keep_rows=True):
     if isinstance(meta, pd.Index) and not isinstance(result, (pd.Index, np.ndarray)):
         raise NotImplementedError(f"Index.str.{name} returning {type(result).__name__} is not "
                                   "supported; use Series.str")
+    if isinstance(meta, pd.Series):  # as pandas gives for data (an empty block's is pandas')
+        result = result.set_axis(_result_index(meta.index, keep_rows))
     inferred = _inferred_of(obj)
     label = f"md.str.{name}"
 
@@ -377,6 +379,16 @@ def _call(obj, name, args=(), kwargs=None, keep_rows=True):
     if not depends:
         return build(None if isinstance(result, pd.DataFrame) else result.dtype)
     return build(learn_dtypes(build(None), label))
+
+
+def _result_index(index: pd.Index, keep_rows: bool) -> pd.Index:
+    """The index of a Series' ``.str`` result on data: the Series' own, or for ``extractall``
+    its levels and a ``match`` level (pandas gives empty input a RangeIndex / object levels)."""
+    if keep_rows:
+        return index[:0]
+    levels = [index.get_level_values(i)[:0] for i in range(index.nlevels)]
+    return pd.MultiIndex.from_arrays(levels + [pd.Index([], dtype=np.int64)],
+                                     names=list(index.names) + ["match"])
 
 
 #: methods whose results can all be missing for present values (pandas then converts the

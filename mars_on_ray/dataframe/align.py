@@ -67,7 +67,7 @@ def _client_index(node):
 
 def promoted(meta, fill_value=None):
     """``meta`` with the dtypes of rows added by alignment (missing, or ``fill_value``)."""
-    res = sample_of(meta).reindex([0, 1], fill_value=fill_value).iloc[:0]
+    res = sample_of(meta).reset_index(drop=True).reindex([0, 1], fill_value=fill_value).iloc[:0]
     return res.rename(meta.name) if isinstance(meta, pd.Series) else res
 
 

@@ -454,17 +454,6 @@ def _first_key_dtype(meta, keys):
 
 # --- planning -----------------------------------------------------------------------------
 
-def _sample(meta: pd.DataFrame) -> pd.DataFrame:
-    """A one-row sample of ``meta`` whose index has ``meta``'s index dtypes too."""
-    s = sample_of(meta)
-    idx = meta.index
-    if not isinstance(idx, pd.RangeIndex):
-        levels = sample_of(idx.to_frame(index=False))
-        new = pd.MultiIndex.from_frame(levels) if idx.nlevels > 1 else pd.Index(levels.iloc[:, 0])
-        s.index = new.set_names(idx.names)
-    return s
-
-
 def _union_dtype(a, b):
     from pandas.core.dtypes.cast import find_common_type
 
@@ -492,7 +481,7 @@ def _result_meta(lmeta, rmeta, kwargs, unmatched=("left", "right")):
     the join keeps (missing values in the other side's columns), together; ``unmatched``:
     the sides that have unmatched rows."""
     pd.merge(lmeta, rmeta, **kwargs)  # pandas' errors for bad arguments
-    l1, r1 = _sample(lmeta), _sample(rmeta)
+    l1, r1 = sample_of(lmeta), sample_of(rmeta)
     how = kwargs["how"]
     parts = [] if how.endswith("_anti") else [pd.merge(l1, r1, **kwargs)]
     if how in ("left", "outer", "left_anti") and "left" in unmatched:
