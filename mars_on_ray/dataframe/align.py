@@ -19,7 +19,7 @@ from ..core.entity import ChunkData
 from ..core.graph import topo_order
 from ..core.operand import Operand
 from ..core.tiling import tile_graph
-from .blockwise import aligned_rows, map_chunks, sample_of
+from .blockwise import aligned_rows, index_as, map_chunks, sample_of
 from .core import DataFrame, Index, Series, _Frame, methods, new_frame
 from .rules.usage import row_behaviour
 
@@ -362,18 +362,9 @@ class ConcatChunk(Operand):
         if self.offset is not None:
             v = v.set_axis(pd.RangeIndex(self.offset, self.offset + len(v)), axis=0)
         else:  # the result's index dtypes (a block of ints among strings: object)
-            v = v.set_axis(_index_as(v.index, meta.index), axis=0)
+            v = v.set_axis(index_as(v.index, meta.index), axis=0)
         return conform(v, meta)
 
-
-def _index_as(index: pd.Index, like: pd.Index) -> pd.Index:
-    """``index`` with the dtypes of ``like``'s levels."""
-    if not isinstance(index, pd.MultiIndex):
-        return index if index.dtype == like.dtype else index.astype(like.dtype)
-    if list(index.dtypes) == list(like.dtypes):
-        return index
-    return pd.MultiIndex(levels=[lv.astype(dt) for lv, dt in zip(index.levels, like.dtypes)],
-                         codes=index.codes, names=index.names)
 
 
 class ConcatRows(Operand):

@@ -315,6 +315,9 @@ def map_chunk(obj, func, args=(), kwargs=None, *, output_type=None, dtypes=None,
     kwargs = {**(kwargs or {}), **kw}
     call = Call(None, func, args, kwargs)
     label = f"md.{type(obj).__name__}.map_chunk"
-    declared = infer_meta(call, obj, label, _hints(output_type, dtypes, dtype, name, index, meta))
+    hints = _hints(output_type, dtypes, dtype, name, index, meta)
+    # hinted types without an index: the blocks' labels, as a block's own result most often has
+    keep_labels = index is None and meta is None and hinted_meta(**hints) is not None
+    declared = infer_meta(call, obj, label, hints, row_index=keep_labels)
     return map_chunks(RowKernel(call, label, declared, empty=False), (obj,), label=label,
                       meta=declared, keep_rows=False)

@@ -87,6 +87,17 @@ def index_sample(index: pd.Index) -> pd.Index:
     return pd.Index(levels[0]).rename(index.name)
 
 
+def index_as(index: pd.Index, like: pd.Index) -> pd.Index:
+    """``index`` with the dtypes of ``like``'s levels (a block's piece of a result whose labels
+    pandas takes to a common dtype)."""
+    if not isinstance(index, pd.MultiIndex):
+        return index if index.dtype == like.dtype else index.astype(like.dtype)
+    if list(index.dtypes) == list(like.dtypes):
+        return index
+    return pd.MultiIndex(levels=[lv.astype(dt) for lv, dt in zip(index.levels, like.dtypes)],
+                         codes=index.codes, names=index.names)
+
+
 def _first_values(dtypes, number) -> dict:
     """One value of each dtype, as columns by position."""
     cols = {}

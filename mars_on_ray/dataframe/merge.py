@@ -29,7 +29,7 @@ from ..core.operand import Operand
 from ..core.shuffle import pick_boundaries, range_codes, sample_keys, split_by_codes
 from ..core.small_data import chunk_nbytes
 from .positional import PANDAS3
-from .blockwise import chunk_shape, map_chunks, row_chunks, rows_grid, sample_of, whole_chunk
+from .blockwise import chunk_shape, index_as, map_chunks, row_chunks, rows_grid, sample_of, whole_chunk
 from .core import DataFrame, Series, methods, new_frame
 from .direct_join import direct_join
 from .rules.usage import uses
@@ -92,6 +92,9 @@ def _cast(res: pd.DataFrame, meta: pd.DataFrame) -> pd.DataFrame:
     names = meta.index.names
     if res.index.nlevels == len(names) and list(res.index.names) != list(names):
         res.index = res.index.set_names(names)
+    if res.index.nlevels == 1 == meta.index.nlevels and res.index.dtype != meta.index.dtype \
+            and meta.index.dtype.kind == "f":  # a block without the unmatched rows' NaN labels
+        res.index = index_as(res.index, meta.index)
     for i, want in enumerate(meta.dtypes):
         if res.dtypes.iloc[i] != want:
             res.isetitem(i, res.iloc[:, i].astype(want))
