@@ -72,16 +72,17 @@ def sample_of(meta: pd.DataFrame | pd.Series):
     return sample
 
 
-def index_sample(index: pd.Index) -> pd.Index:
-    """A one-label index of ``index``'s kind (MultiIndex or not), names and dtype(s). Numbers
-    are 0, so samples of a RangeIndex and of an integer Index line up."""
+def index_sample(index: pd.Index, n: int = 1) -> pd.Index:
+    """``n`` labels (distinct where the dtype has as many) of ``index``'s kind (MultiIndex or
+    not), names and dtype(s). Numbers count from 0, so samples of a RangeIndex and of an
+    integer Index line up."""
     if isinstance(index, pd.RangeIndex):
-        return pd.RangeIndex(1, name=index.name)
+        return pd.RangeIndex(n, name=index.name)
     dtypes = index.dtypes if isinstance(index, pd.MultiIndex) else [index.dtype]
     try:
-        levels = pd.DataFrame(_first_values(dtypes, 0))
+        levels = pd.DataFrame(_first_values(dtypes, 0, n))
     except (TypeError, ValueError):  # a dtype with no stand-in value (integer intervals)
-        return pd.RangeIndex(1, name=index.name) if index.nlevels == 1 else index[:0]
+        return pd.RangeIndex(n, name=index.name) if index.nlevels == 1 else index[:0]
     if isinstance(index, pd.MultiIndex):
         return pd.MultiIndex.from_frame(levels, names=index.names)
     return pd.Index(levels[0]).rename(index.name)
@@ -98,25 +99,28 @@ def index_as(index: pd.Index, like: pd.Index) -> pd.Index:
                          codes=index.codes, names=index.names)
 
 
-def _first_values(dtypes, number) -> dict:
-    """One value of each dtype, as columns by position."""
+def _first_values(dtypes, number, n: int = 1) -> dict:
+    """``n`` values of each dtype (distinct where it has as many), as columns by position."""
     cols = {}
     for i, dtype in enumerate(dtypes):
         kind = getattr(dtype, "kind", "O")
         if isinstance(dtype, pd.CategoricalDtype):
-            value = dtype.categories[:1].tolist() or [None]
-        elif kind in "iufcb":
-            value = [number]
+            value = dtype.categories[:n].tolist() or [None]
+        elif kind == "b":
+            value = [True, False]
+        elif kind in "iufc":
+            value = list(range(number, number + n))
         elif kind == "M":
-            value = [pd.Timestamp("2000-01-01")]
+            value = list(pd.date_range("2000-01-01", periods=n))
         elif kind == "m":
-            value = [pd.Timedelta(1)]
+            value = [pd.Timedelta(k + 1) for k in range(n)]
         else:
-            value = ["a"]
+            value = [chr(ord("a") + k) for k in range(n)]
+        value = (value * n)[:n]
         try:
             cols[i] = pd.Series(value, dtype=dtype)
         except (TypeError, ValueError):  # periods, intervals: their missing value
-            cols[i] = pd.Series([None], dtype=dtype)
+            cols[i] = pd.Series([None] * n, dtype=dtype)
     return cols
 
 
