@@ -29,13 +29,18 @@ def _compute(obj: Tileable):
 
 
 def assert_eq(actual, expected, *, check_chunks: bool = True, check_dtype: bool = True,
-              rtol: float = 1e-7, atol: float = 0.0, check_index_type: bool = True) -> None:
-    """Assert a lazy object (or a plain value) equals ``expected`` in values and metadata."""
+              rtol: float = 1e-7, atol: float = 0.0, check_index_type: bool = True,
+              check_index_meta: bool = True) -> None:
+    """Assert a lazy object (or a plain value) equals ``expected`` in values and metadata.
+
+    ``check_index_meta=False`` skips comparing the declared index (kind, levels, names, dtype)
+    with the result's: only for results whose index dtype depends on the data.
+    """
     if isinstance(actual, Tileable):
-        _check_declared(actual.data, expected, check_dtype)
+        _check_declared(actual.data, expected, check_dtype, check_index_meta)
         _check_keys(actual.data)
         if check_chunks:
-            _check_chunks(actual.data, check_dtype)
+            _check_chunks(actual.data, check_dtype, check_index_meta)
         actual = _compute(actual)
     _check_values(actual, expected, check_dtype, rtol, atol, check_index_type)
 
@@ -60,12 +65,36 @@ def _check_values(actual, expected, check_dtype, rtol, atol, check_index_type):
             np.testing.assert_array_equal(actual_arr, expected_arr)
 
 
-def _check_declared(node: TileableData, expected, check_dtype: bool) -> None:
+def index_meta_mismatch(declared: pd.Index, real: pd.Index) -> str | None:
+    """How a declared index differs from a real one in kind (MultiIndex or not), levels, names
+    or dtype(s) (a RangeIndex and an int64 Index agree), or None."""
+    if isinstance(declared, pd.MultiIndex) != isinstance(real, pd.MultiIndex):
+        return f"index {type(declared).__name__} != {type(real).__name__}"
+    if declared.nlevels != real.nlevels:
+        return f"index nlevels {declared.nlevels} != {real.nlevels}"
+    if list(declared.names) != list(real.names):
+        return f"index names {list(declared.names)} != {list(real.names)}"
+    declared_dtypes, real_dtypes = _level_dtypes(declared), _level_dtypes(real)
+    if declared_dtypes != real_dtypes:
+        return f"index dtype {declared_dtypes} != {real_dtypes}"
+    return None
+
+
+def _level_dtypes(index: pd.Index) -> list:
+    return list(index.dtypes) if isinstance(index, pd.MultiIndex) else [index.dtype]
+
+
+def _check_declared(node: TileableData, expected, check_dtype: bool, check_index_meta: bool = True) -> None:
     shape = np.shape(expected) if not hasattr(expected, "shape") else expected.shape
     for declared, real in zip(node.shape, shape):
         assert math.isnan(declared) or declared == real, f"declared shape {node.shape} != {shape}"
     assert len(node.shape) == len(shape), f"declared ndim {len(node.shape)} != {len(shape)}"
     meta = node.meta
+    if check_index_meta and isinstance(expected, (pd.DataFrame, pd.Series, pd.Index)):
+        declared_index = meta if isinstance(expected, pd.Index) else meta.index
+        real_index = expected if isinstance(expected, pd.Index) else expected.index
+        problem = index_meta_mismatch(declared_index, real_index)
+        assert problem is None, f"declared {problem}"
     if isinstance(expected, pd.DataFrame):
         pd.testing.assert_index_equal(meta.columns, expected.columns)
         if check_dtype:
@@ -79,8 +108,8 @@ def _check_declared(node: TileableData, expected, check_dtype: bool) -> None:
         assert meta.dtype == expected_dtype, f"declared dtype {meta.dtype} != {expected_dtype}"
 
 
-def _check_chunks(node: TileableData, check_dtype: bool) -> None:
-    """Every chunk's computed value agrees with the chunk's declared shape and dtype(s)."""
+def _check_chunks(node: TileableData, check_dtype: bool, check_index_meta: bool = True) -> None:
+    """Every chunk's computed value agrees with the chunk's declared shape, dtype(s) and index."""
     executor = LocalExecutor()
     tiled = executor.tile(node)
     executor._run(tiled.flat)
@@ -89,6 +118,11 @@ def _check_chunks(node: TileableData, check_dtype: bool) -> None:
         real = tuple(np.shape(value))
         for declared, r in zip(chunk.shape, real):
             assert math.isnan(declared) or declared == r, f"chunk {pos}: declared {chunk.shape} != {real}"
+        if check_index_meta and isinstance(value, (pd.DataFrame, pd.Series, pd.Index)):
+            declared_index = chunk.meta if isinstance(value, pd.Index) else getattr(chunk.meta, "index", None)
+            real_index = value if isinstance(value, pd.Index) else value.index
+            problem = None if declared_index is None else index_meta_mismatch(declared_index, real_index)
+            assert problem is None, f"chunk {pos}: declared {problem}"
         if not check_dtype:
             continue
         if isinstance(value, pd.DataFrame):

@@ -10,6 +10,8 @@ from mars_on_ray.core.shuffle import hash_partition
 from mars_on_ray.dataframe.groupby import ShuffleMap
 from mars_on_ray.testing import assert_eq
 
+PANDAS3 = int(pd.__version__.split(".")[0]) >= 3
+
 
 @pytest.fixture
 def df():
@@ -264,8 +266,10 @@ def test_hash_shuffle_of_groups_with_missing_values_in_several_keys():
     with using({"groupby_tree_max_groups": 0}):
         m = md.DataFrame(pdf, chunk_size=37)
         for sort in (True, False):
+            # pandas 2.2: a block of groups whose text key is only None has a float64 level
             assert_eq(m.groupby(["a", "b"], dropna=False, sort=sort)["v"].first(),
-                      pdf.groupby(["a", "b"], dropna=False, sort=sort)["v"].first())
+                      pdf.groupby(["a", "b"], dropna=False, sort=sort)["v"].first(),
+                      check_index_meta=PANDAS3)
 
 
 @pytest.mark.parametrize("observed", [True, False])

@@ -272,6 +272,13 @@ def _str_kernel(chunk, inferred, name, args, kwargs, dtype=None):
     return res if dtype is None else _conform(res, chunk, dtype)
 
 
+def _str_kernel_rows(chunk, inferred, name, args, kwargs, dtype=None):
+    """``_str_kernel`` for a block of data that is not all empty: an empty block's result
+    has the block's index (pandas gives empty input a RangeIndex)."""
+    res = _str_kernel(chunk, inferred, name, args, kwargs, dtype)
+    return res if len(res) or not isinstance(res, (pd.Series, pd.DataFrame)) else res.set_axis(chunk.index)
+
+
 def _conform(res, chunk, dtype):
     """A block's result as the whole data's: dtype(s) ``dtype``; for an Index, pandas gives
     an array of bools and an Index of anything else."""
@@ -366,12 +373,16 @@ def _call(obj, name, args=(), kwargs=None, keep_rows=True):
     if isinstance(meta, pd.Index) and not isinstance(result, (pd.Index, np.ndarray)):
         raise NotImplementedError(f"Index.str.{name} returning {type(result).__name__} is not "
                                   "supported; use Series.str")
+    kernel = _str_kernel
+    if isinstance(meta, pd.Series) and obj.shape[0] != 0:  # data, maybe with empty blocks
+        result = result.set_axis(_result_index(meta.index, keep_rows))
+        kernel = _str_kernel_rows if keep_rows else kernel
     inferred = _inferred_of(obj)
     label = f"md.str.{name}"
 
     def build(dtype):
         meta_out = result if dtype is None else _conform(result, meta, dtype)
-        return chunkwise(_str_kernel, (obj, inferred, name, args, kwargs, dtype), meta_out,
+        return chunkwise(kernel, (obj, inferred, name, args, kwargs, dtype), meta_out,
                          keep_rows=keep_rows, label=label)
 
     depends = depends_on_missing(_str_kernel, meta, None, name, args, kwargs) or (
@@ -379,6 +390,16 @@ def _call(obj, name, args=(), kwargs=None, keep_rows=True):
     if not depends:
         return build(None if isinstance(result, pd.DataFrame) else result.dtype)
     return build(learn_dtypes(build(None), label))
+
+
+def _result_index(index: pd.Index, keep_rows: bool) -> pd.Index:
+    """The index of a Series' ``.str`` result on data: the Series' own, or for ``extractall``
+    its levels and a ``match`` level (pandas gives empty input a RangeIndex / object levels)."""
+    if keep_rows:
+        return index[:0]
+    levels = [index.get_level_values(i)[:0] for i in range(index.nlevels)]
+    return pd.MultiIndex.from_arrays(levels + [pd.Index([], dtype=np.int64)],
+                                     names=list(index.names) + ["match"])
 
 
 #: methods whose results can all be missing for present values (pandas then converts the

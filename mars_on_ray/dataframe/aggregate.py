@@ -21,7 +21,7 @@ from . import reduction
 from .apply import MetaParam, Call, conform, infer_meta, rows_of, rowwise
 from .agg_tree import TREE, tree_agg
 from .apply_columns import columnwise
-from .blockwise import row_chunks, rows_grid, whole_chunk
+from .blockwise import row_chunks, rows_grid, sample_of, whole_chunk
 from .core import DataFrame, Series, methods, new_frame
 
 __all__ = ["CustomReduction"]
@@ -187,7 +187,7 @@ def whole_call(obj, call, label: str):
     """``call`` on all values of ``obj`` in one chunk; a scalar result is a 0-d tensor."""
     meta = obj.data.meta
     try:
-        out = call(meta) if obj.shape[0] == 0 else call(_sample(meta))
+        out = call(meta) if obj.shape[0] == 0 else call(sample_of(meta))
     except Exception as exc:
         exc.add_note(f"{label} runs the function on a one-row sample to learn the result's type")
         raise
@@ -199,12 +199,6 @@ def whole_call(obj, call, label: str):
     dtype = np.dtype(object) if dtype.kind in "US" else dtype
     op = WholeCall(call=call, result_meta=MetaParam(np.empty(0, dtype)), label=label)
     return new_tensor(op, [obj], (), dtype)
-
-
-def _sample(meta):
-    from .apply import sample_like
-
-    return sample_like(meta)
 
 
 # -- agg ------------------------------------------------------------------------------------------
@@ -361,7 +355,7 @@ def transform(obj, func, axis=0, *args, **kwargs):
 def _applies_to_values(obj, func, args, kwargs) -> bool:
     """pandas' Series.transform calls ``Series.apply`` (value by value) first."""
     try:
-        _sample(obj.data.meta).apply(func, args=tuple(args), **kwargs)
+        sample_of(obj.data.meta).apply(func, args=tuple(args), **kwargs)
     except Exception:
         return False
     return True

@@ -19,7 +19,7 @@ from ..core.entity import ChunkData
 from ..core.graph import topo_order
 from ..core.operand import Operand
 from ..core.tiling import tile_graph
-from .blockwise import aligned_rows, map_chunks, sample_of
+from .blockwise import aligned_rows, index_as, map_chunks, sample_of
 from .core import DataFrame, Index, Series, _Frame, methods, new_frame
 from .rules.usage import row_behaviour
 
@@ -67,7 +67,8 @@ def _client_index(node):
 
 def promoted(meta, fill_value=None):
     """``meta`` with the dtypes of rows added by alignment (missing, or ``fill_value``)."""
-    res = sample_of(meta).reindex([0, 1], fill_value=fill_value).iloc[:0]
+    res = sample_of(meta).reset_index(drop=True).reindex([0, 1], fill_value=fill_value).iloc[:0]
+    res = res.set_axis(meta.index[:0], axis=0)
     return res.rename(meta.name) if isinstance(meta, pd.Series) else res
 
 
@@ -234,6 +235,8 @@ def _align_level(self, other, join, axis, level, fill_value):
     kwargs = dict(join=join, axis=axis, level=level, fill_value=fill_value)
     metas = self.data.meta.align(other.data.meta, **kwargs)  # pandas' errors
     keep = join in ("outer", "left") or axis in (1, "columns")
+    if axis not in (1, "columns"):  # other's rows take these labels (pandas' empty other's do not)
+        metas = (metas[0], metas[1].set_axis(metas[0].index, axis=0))
     return tuple(map_chunks(_level_side, (self, other, which, kwargs), label="md.align", broadcast=(other,),
                             meta=meta if which == 0 else promoted(meta, fill_value), keep_rows=keep)
                  for which, meta in enumerate(metas))
@@ -399,7 +402,10 @@ class ConcatChunk(Operand):
             v = v.rename(meta.name)
         if self.offset is not None:
             v = v.set_axis(pd.RangeIndex(self.offset, self.offset + len(v)), axis=0)
+        else:  # the result's index dtypes (a block of ints among strings: object)
+            v = v.set_axis(index_as(v.index, meta.index), axis=0)
         return conform(v, meta)
+
 
 
 class ConcatRows(Operand):

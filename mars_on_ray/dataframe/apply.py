@@ -150,27 +150,6 @@ class RowKernel:
 
 
 # -- metadata --------------------------------------------------------------------------------
-def index_sample(index: pd.Index) -> pd.Index:
-    """A one-label index of ``index``'s type."""
-    if isinstance(index, (pd.MultiIndex, pd.RangeIndex)):
-        return pd.RangeIndex(1) if isinstance(index, pd.RangeIndex) else index[:0].append(
-            pd.MultiIndex.from_frame(sample_of(index[:0].to_frame(index=False))))
-    try:
-        values = sample_of(index[:0].to_frame(index=False)).iloc[:, 0]
-        return pd.Index(values.array, name=index.name)
-    except Exception:
-        return pd.RangeIndex(1)
-
-
-def sample_like(meta):
-    """A one-row sample of ``meta`` (dtypes, name, index type and name kept)."""
-    sample = sample_of(meta)
-    if isinstance(meta, pd.Series):
-        sample.name = meta.name
-    sample.index = index_sample(meta.index)
-    return sample
-
-
 def hinted_meta(output_type=None, dtypes=None, dtype=None, name=None, index=None, meta=None):
     """The declared result from Mars' hints, or None when they do not pin it down."""
     if meta is not None:
@@ -204,7 +183,7 @@ def infer_meta(call, obj, label: str, hints: dict, row_index: bool = False):
         if obj.shape[0] == 0:
             out = call(meta)
         else:
-            out = call(sample_like(meta))
+            out = call(sample_of(meta))
     except Exception as exc:
         exc.add_note(f"{label} runs the function on a one-row sample to learn the result's "
                      "type; pass output_type= with dtypes= (or dtype=), or meta=, to skip that")
@@ -336,7 +315,10 @@ def map_chunk(obj, func, args=(), kwargs=None, *, output_type=None, dtypes=None,
     kwargs = {**(kwargs or {}), **kw}
     call = Call(None, func, args, kwargs)
     label = f"md.{type(obj).__name__}.map_chunk"
-    declared = infer_meta(call, obj, label, _hints(output_type, dtypes, dtype, name, index, meta))
+    hints = _hints(output_type, dtypes, dtype, name, index, meta)
+    # hinted types without an index: the blocks' labels, as a block's own result most often has
+    keep_labels = index is None and meta is None and hinted_meta(**hints) is not None
+    declared = infer_meta(call, obj, label, hints, row_index=keep_labels)
     return map_chunks(RowKernel(call, label, declared, empty=False), (obj,), label=label,
                       meta=declared, keep_rows=False)
 

@@ -62,26 +62,66 @@ def row_chunks(tiled: Tiled) -> list[ChunkData]:
 
 
 def sample_of(meta: pd.DataFrame | pd.Series):
-    """A one-row sample with ``meta``'s dtypes, to infer result dtypes where empty input can't."""
+    """A one-row sample with ``meta``'s dtypes, and an index of ``meta``'s index kind, names and
+    dtype(s) (``index_sample``), to infer result metadata where empty input can't."""
     if isinstance(meta, pd.Series):  # to_frame names an unnamed Series 0: the name goes back
         return sample_of(meta.to_frame()).iloc[:, 0].rename(meta.name)
+    sample = pd.DataFrame(_first_values(meta.dtypes, 1))
+    sample.columns = meta.columns
+    sample.index = index_sample(meta.index)
+    return sample
+
+
+def index_sample(index: pd.Index, n: int = 1) -> pd.Index:
+    """``n`` labels (distinct where the dtype has as many) of ``index``'s kind (MultiIndex or
+    not), names and dtype(s). Numbers count from 0, so samples of a RangeIndex and of an
+    integer Index line up."""
+    if isinstance(index, pd.RangeIndex):
+        return pd.RangeIndex(n, name=index.name)
+    dtypes = index.dtypes if isinstance(index, pd.MultiIndex) else [index.dtype]
+    try:
+        levels = pd.DataFrame(_first_values(dtypes, 0, n))
+    except (TypeError, ValueError):  # a dtype with no stand-in value (integer intervals)
+        return pd.RangeIndex(n, name=index.name) if index.nlevels == 1 else index[:0]
+    if isinstance(index, pd.MultiIndex):
+        return pd.MultiIndex.from_frame(levels, names=index.names)
+    return pd.Index(levels[0]).rename(index.name)
+
+
+def index_as(index: pd.Index, like: pd.Index) -> pd.Index:
+    """``index`` with the dtypes of ``like``'s levels (a block's piece of a result whose labels
+    pandas takes to a common dtype)."""
+    if not isinstance(index, pd.MultiIndex):
+        return index if index.dtype == like.dtype else index.astype(like.dtype)
+    if list(index.dtypes) == list(like.dtypes):
+        return index
+    return pd.MultiIndex(levels=[lv.astype(dt) for lv, dt in zip(index.levels, like.dtypes)],
+                         codes=index.codes, names=index.names)
+
+
+def _first_values(dtypes, number, n: int = 1) -> dict:
+    """``n`` values of each dtype (distinct where it has as many), as columns by position."""
     cols = {}
-    for i, dtype in enumerate(meta.dtypes):
+    for i, dtype in enumerate(dtypes):
         kind = getattr(dtype, "kind", "O")
         if isinstance(dtype, pd.CategoricalDtype):
-            value = dtype.categories[:1].tolist() or [None]
-        elif kind in "iufcb":
-            value = [1]
+            value = dtype.categories[:n].tolist() or [None]
+        elif kind == "b":
+            value = [True, False]
+        elif kind in "iufc":
+            value = list(range(number, number + n))
         elif kind == "M":
-            value = [pd.Timestamp("2000-01-01")]
+            value = list(pd.date_range("2000-01-01", periods=n))
         elif kind == "m":
-            value = [pd.Timedelta(1)]
+            value = [pd.Timedelta(k + 1) for k in range(n)]
         else:
-            value = ["a"]
-        cols[i] = pd.Series(value, dtype=dtype)
-    sample = pd.DataFrame(cols)
-    sample.columns = meta.columns
-    return sample
+            value = [chr(ord("a") + k) for k in range(n)]
+        value = (value * n)[:n]
+        try:
+            cols[i] = pd.Series(value, dtype=dtype)
+        except (TypeError, ValueError):  # periods, intervals: their missing value
+            cols[i] = pd.Series([None] * n, dtype=dtype)
+    return cols
 
 
 def _apply(func: Callable, args: tuple, kwargs: dict, values: tuple):

@@ -16,8 +16,7 @@ import pandas as pd
 from ..core.user import Tileable
 from ..tensor.core import Tensor
 from .accessors import chunkwise
-from .apply import sample_like
-from .blockwise import map_chunks
+from .blockwise import map_chunks, sample_of
 from .core import DataFrame, _Frame, methods
 
 __all__ = ["eval"]
@@ -74,7 +73,7 @@ def _stand_in(value, sample: bool):
         if value.ndim == 0:
             return np.ones((), meta.dtype)[()]
         return np.ones(1 if sample else 0, meta.dtype)
-    return sample_like(meta) if sample else meta
+    return sample_of(meta) if sample else meta
 
 
 def _build(df, method, expr, kwargs, label):
@@ -87,7 +86,7 @@ def _build(df, method, expr, kwargs, label):
     if not isinstance(meta, (pd.DataFrame, pd.Series)):
         return meta  # no column in the expression: pandas' value
     # errors that empty columns hide
-    _block(sample_like(df.data.meta), method, expr, kwargs, names, *(_stand_in(v, True) for v in lazy))
+    _block(sample_of(df.data.meta), method, expr, kwargs, names, *(_stand_in(v, True) for v in lazy))
     if method == "query":
         meta = df.data.meta
     return chunkwise(_block, (df, method, expr, kwargs, names, *lazy), meta,

@@ -23,7 +23,7 @@ from ..core.operand import Operand
 from ..core.exchange import exchange
 from ..core.shuffle import hash_partition, split_by_codes
 from ..core.tokenize import tokenize
-from .blockwise import row_chunks, rows_grid
+from .blockwise import index_sample, row_chunks, rows_grid
 from .core import new_frame
 from .groupby import _ORDER_COL, GroupBy, _concat, _Meta
 from .groupby_keys import is_key_column, pandas_keys
@@ -275,7 +275,7 @@ def _two_groups(gb):
     """A two-row sample in two groups (None when a key has no second value): pandas turns
     the Series results of a single group into a frame's rows, of several into one Series."""
     frame = _sample_frame(gb)
-    frame = pd.concat([frame, frame], ignore_index=True)
+    frame = pd.concat([frame, frame]).set_axis(index_sample(gb.frame.data.meta.index, 2))
     frame[_ORDER_COL] = np.arange(2, dtype=np.int64)
     for key in gb.keys:
         dtype = frame[key].dtype

@@ -29,7 +29,7 @@ from ..core.operand import Operand
 from ..core.shuffle import pick_boundaries, range_codes, sample_keys, split_by_codes
 from ..core.small_data import chunk_nbytes
 from .positional import PANDAS3
-from .blockwise import chunk_shape, map_chunks, row_chunks, rows_grid, sample_of, whole_chunk
+from .blockwise import chunk_shape, index_as, map_chunks, row_chunks, rows_grid, sample_of, whole_chunk
 from .core import DataFrame, Series, methods, new_frame
 from .direct_join import direct_join
 from .rules.usage import uses
@@ -92,6 +92,9 @@ def _cast(res: pd.DataFrame, meta: pd.DataFrame) -> pd.DataFrame:
     names = meta.index.names
     if res.index.nlevels == len(names) and list(res.index.names) != list(names):
         res.index = res.index.set_names(names)
+    if res.index.nlevels == 1 == meta.index.nlevels and res.index.dtype != meta.index.dtype \
+            and meta.index.dtype.kind == "f":  # a block without the unmatched rows' NaN labels
+        res.index = index_as(res.index, meta.index)
     for i, want in enumerate(meta.dtypes):
         if res.dtypes.iloc[i] != want:
             res.isetitem(i, res.iloc[:, i].astype(want))
@@ -454,20 +457,6 @@ def _first_key_dtype(meta, keys):
 
 # --- planning -----------------------------------------------------------------------------
 
-def _sample(meta: pd.DataFrame) -> pd.DataFrame:
-    """A one-row sample of ``meta`` whose index has ``meta``'s index dtypes too."""
-    s = sample_of(meta)
-    idx = meta.index
-    if isinstance(idx, pd.RangeIndex):  # the label an int key column's sample has: they match
-        first = int(sample_of(pd.Series([], dtype=np.int64)).iloc[0])
-        s.index = pd.RangeIndex(first, first + 1, name=idx.name)
-    else:
-        levels = sample_of(idx.to_frame(index=False))
-        new = pd.MultiIndex.from_frame(levels) if idx.nlevels > 1 else pd.Index(levels.iloc[:, 0])
-        s.index = new.set_names(idx.names)
-    return s
-
-
 def _union_dtype(a, b):
     from pandas.core.dtypes.cast import find_common_type
 
@@ -495,7 +484,7 @@ def _result_meta(lmeta, rmeta, kwargs, unmatched=("left", "right")):
     the join keeps (missing values in the other side's columns), together; ``unmatched``:
     the sides that have unmatched rows."""
     pd.merge(lmeta, rmeta, **kwargs)  # pandas' errors for bad arguments
-    l1, r1 = _sample(lmeta), _sample(rmeta)
+    l1, r1 = sample_of(lmeta), sample_of(rmeta)
     how = kwargs["how"]
     parts = [] if how.endswith("_anti") else [pd.merge(l1, r1, **kwargs)]
     if how in ("left", "outer", "left_anti") and "left" in unmatched:

@@ -200,8 +200,11 @@ class SortChunks(Operand):
         return reducers
 
     def rebuild(self, node, inputs):
-        """Same rows reordered: the metadata is the (maybe pruned) input's."""
+        """Same rows reordered: the metadata is the (maybe pruned) input's (a new RangeIndex
+        when ignoring the index)."""
         meta = inputs[0].meta
+        if self.ignore_index and not isinstance(meta, pd.Index):
+            meta = meta.reset_index(drop=True)
         return TileableData(self, inputs, chunk_shape(meta, node.shape[0]), meta, node.chunk_size)
 
 

@@ -21,25 +21,13 @@ from .window_time import time_neighbours
 __all__: list[str] = []
 
 
-def _meta(obj, func, *args, keep_index=False):
+def _meta(obj, func, *args):
     """Empty result metadata from a one-row sample (pandas' DataError for strings and the
-    like surface here; empty input hides them). ``keep_index``: the sample's index has the
-    index's dtype (time windows need a datetime-like index)."""
-    values = _sample(obj, keep_index)
+    like surface here; empty input hides them)."""
+    values = sample(obj.data.meta)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", FutureWarning)
         return func(values, *args).iloc[:0]
-
-
-def _sample(obj, keep_index: bool):
-    """A one-row sample of ``obj``; ``keep_index``: its index has the index's dtype."""
-    values = sample(obj.data.meta)
-    if keep_index:
-        index = obj.data.meta.index
-        tz = getattr(index.dtype, "tz", None)
-        first = {"M": pd.Timestamp(0, tz=tz), "m": pd.Timedelta(0)}.get(index.dtype.kind, 0)
-        values.index = index.append(pd.Index([first]))[:1]
-    return values
 
 
 def _window_call(values, kind, params, how, args, kwargs):
@@ -67,7 +55,7 @@ class _Window:
     def _call(self, how, *args, **kwargs):
         params, kw = tuple(self.params.items()), tuple(kwargs.items())
         call_args = (self.kind, params, how, args, kw)
-        meta = _meta(self.obj, _window_call, *call_args, keep_index=isinstance(self, TimeRolling))
+        meta = _meta(self.obj, _window_call, *call_args)
         res = self._run((_window_call, call_args, ()), meta, f"md.{self.kind}.{how}")
         return res if self.pick is None else res[self.pick]
 
@@ -147,7 +135,7 @@ class TimeRolling(_Window):
         self.obj, self.params = obj, params
         with warnings.catch_warnings():  # pandas checks the index only when there are rows
             warnings.simplefilter("ignore", FutureWarning)
-            _sample(obj, True).rolling(**params)
+            sample(obj.data.meta).rolling(**params)
 
     def _run(self, kernel, meta, label):
         span = pd.Timedelta(pd.tseries.frequencies.to_offset(self.params["window"]))

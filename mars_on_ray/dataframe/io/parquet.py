@@ -287,5 +287,7 @@ def read_parquet(path, engine: str = "auto", columns=None, storage_options=None,
                      pandas_metadata=replacement,
                      columns=None if columns is None else list(columns), chunk_bytes=chunk_bytes)
     meta = _meta(op, dataset)
+    if op.index_range and not filters:  # the stored RangeIndex's name (an empty table has none)
+        meta.index = pd.RangeIndex(0, name=_range_labels(op.index_range, position)[2])
     nrows = position if not filters else math.nan
     return new_frame(op, [], nrows, meta.iloc[:0])
