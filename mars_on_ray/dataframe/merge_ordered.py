@@ -26,9 +26,9 @@ from ..core.entity import ChunkData, Tiled, chunk_grid
 from ..core.exchange import exchange
 from ..core.operand import Operand
 from ..tensor.core import new_tensor
-from .blockwise import chunk_shape, row_chunks, rows_grid, whole_chunk
+from .blockwise import chunk_shape, row_chunks, rows_grid, sample_of, whole_chunk
 from .core import new_frame
-from .merge import KeyShuffleMap, _common_dtype, _lazy_frame, _Meta, _sample, merge
+from .merge import KeyShuffleMap, _common_dtype, _lazy_frame, _Meta, merge
 from .reshape import compute_now
 from .scan import Kernel, scan
 
@@ -247,7 +247,7 @@ class OrderedGroups(Operand):
 def _merge_ordered_by(left, right, left_by, right_by, kwargs):
     """``merge_ordered`` per group of ``left_by`` (or ``right_by``): see the module docstring."""
     lmeta, rmeta = left.data.meta, right.data.meta
-    pd.merge_ordered(_sample(lmeta), _sample(rmeta), left_by=left_by, right_by=right_by, **kwargs)  # pandas' errors
+    pd.merge_ordered(sample_of(lmeta), sample_of(rmeta), left_by=left_by, right_by=right_by, **kwargs)  # pandas' errors
     swap = left_by is None
     by = right_by if swap else left_by
     by = tuple(by) if isinstance(by, list) else (by,)

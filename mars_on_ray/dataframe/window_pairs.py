@@ -18,10 +18,10 @@ import numpy as np
 import pandas as pd
 
 from .align import index_relation
-from .blockwise import map_chunks
+from .blockwise import map_chunks, sample_of
 from .core import DataFrame, Series
 from .scan import RunningState, neighbours, scan
-from .window import Expanding, Rolling, _sample, _Window
+from .window import Expanding, Rolling, _Window
 
 __all__: list[str] = []
 
@@ -78,10 +78,10 @@ def _plan(window: _Window, other, pairwise, how, ddof, numeric_only):
 
 def _pandas_meta(window, obj, other, pairwise, how, ddof):
     """pandas' result on one-row samples (its errors: strings, repeated column labels, ...)."""
-    a = _sample(obj, True)
+    a = sample_of(obj.data.meta)  # its index of the object's kind
     b = None
     if other is not None:
-        b = _sample(other, True).set_axis(a.index)
+        b = sample_of(other.data.meta).set_axis(a.index)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         res = getattr(getattr(a, window.kind)(**window.params), how)(b, pairwise=pairwise, ddof=ddof)
