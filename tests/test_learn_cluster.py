@@ -26,7 +26,7 @@ def _same_partition(a, b):
 @pytest.mark.parametrize("data", [mt.tensor(X, chunk_size=(170, 3)), X, pd.DataFrame(X),
                                   md.DataFrame(pd.DataFrame(X), chunk_size=130)],
                          ids=["tensor", "numpy", "pandas", "mars-frame"])
-def test_fixed_init_matches_sklearn(local_session, data, algorithm):
+def test_fixed_init_matches_sklearn(local_session, data, algorithm):  # one iteration a graph
     init = X[:6]
     ours = KMeans(6, init=init, max_iter=20, algorithm=algorithm).fit(data)
     ref = SKKMeans(6, init=init, n_init=1, max_iter=20, algorithm=algorithm).fit(X)
@@ -93,7 +93,11 @@ def test_elkan_bounds_skip_distances_and_match_lloyd(local_session):
 
 
 @pytest.mark.parametrize("max_iter, graphs", [(30, 1 + 2 + 1), (5, 1 + 1), (12, 1 + 2), (24, 1 + 2)])
-def test_iterations_chained_in_few_graphs_data_computed_once(local_session, max_iter, graphs):
+def test_iterations_chained_in_few_graphs_data_computed_once(local_session, monkeypatch, max_iter, graphs):
+    from mars_on_ray.learn.cluster import _kmeans
+
+    monkeypatch.setattr(_kmeans, "FIRST_CHAIN", 8)
+    monkeypatch.setattr(_kmeans, "LONGEST_CHAIN", 64)
     calls = []
 
     def counted(block):
@@ -114,7 +118,18 @@ def test_iterations_chained_in_few_graphs_data_computed_once(local_session, max_
     assert local_session.graphs == graphs
 
 
-def test_empty_cluster_in_a_chain_is_relocated_like_sklearn_and_the_chain_goes_on(local_session):
+@pytest.mark.parametrize("max_iter, graphs", [(30, 1 + 16 + 1), (12, 1 + 12)])
+def test_one_graph_per_iteration_by_default_the_last_one_labels(local_session, max_iter, graphs):
+    init = X[100:106]  # 16 iterations to converge
+    est = KMeans(6, init=init, max_iter=max_iter, tol=0).fit(mt.tensor(X, chunk_size=(170, 5)).execute())
+    assert est.n_iter_ == min(16, max_iter)
+    assert local_session.graphs - 1 == graphs  # (the upload above is one more)
+
+
+def test_empty_cluster_in_a_chain_is_relocated_like_sklearn_and_the_chain_goes_on(local_session, monkeypatch):
+    from mars_on_ray.learn.cluster import _kmeans
+
+    monkeypatch.setattr(_kmeans, "FIRST_CHAIN", 8)
     rs = np.random.RandomState(0)
     data = np.vstack([rs.rand(5, 2), rs.rand(6, 2) + 10, rs.rand(4, 2) + 20])
     init = np.array([[0.0, 0.0], [10.0, 10.0], [100.0, 100.0], [20.0, 20.0]])
