@@ -493,9 +493,10 @@ def concat(objs, axis=0, join="outer", ignore_index=False, keys=None, levels=Non
         objs = [o.to_frame(name=0 if o.name is None else o.name) if isinstance(o, Series) else o
                 for o in objs]
         metas = [o.data.meta for o in objs]
-    empty = pd.concat(metas, **kwargs)
+    empty = pd.concat(metas, **kwargs)  # pandas' errors
     meta = pd.concat([sample_of(m) for m in metas], **kwargs).iloc[:0]
-    meta.index = empty.index  # the samples' own index is a RangeIndex: the labels' is the inputs'
+    if keys is None:  # the empty inputs' labels combine as the data's do; with keys, pandas
+        meta.index = empty.index  # types an empty inner level apart (the samples' is right)
     nrows = sum(o.shape[0] for o in objs)
     op = ConcatRows(keys=None if keys is None else tuple(keys), names=names,
                     ignore_index=ignore_index, label="md.concat")

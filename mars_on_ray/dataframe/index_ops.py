@@ -338,7 +338,7 @@ def index_get_loc(obj, key):
         raise KeyError(key)
     if len(found) == 1:
         return int(found[0])
-    if compute_now(obj.is_monotonic_increasing) or compute_now(obj.is_monotonic_decreasing):
+    if obj.is_monotonic_increasing or obj.is_monotonic_decreasing:
         return slice(int(found[0]), int(found[-1]) + 1)
     mask = np.zeros(n_rows(obj), dtype=bool)
     mask[found] = True

@@ -457,6 +457,16 @@ def _first_key_dtype(meta, keys):
 
 # --- planning -----------------------------------------------------------------------------
 
+def _sample(meta: pd.DataFrame) -> pd.DataFrame:
+    """``sample_of(meta)``, a RangeIndex's label being the value an int key column's sample
+    has: a column joined to an index matches in the stand-in as every row may match."""
+    s = sample_of(meta)
+    if isinstance(meta.index, pd.RangeIndex):
+        first = int(sample_of(pd.Series([], dtype=np.int64)).iloc[0])
+        s.index = pd.RangeIndex(first, first + 1, name=meta.index.name)
+    return s
+
+
 def _union_dtype(a, b):
     from pandas.core.dtypes.cast import find_common_type
 
@@ -484,14 +494,20 @@ def _result_meta(lmeta, rmeta, kwargs, unmatched=("left", "right")):
     the join keeps (missing values in the other side's columns), together; ``unmatched``:
     the sides that have unmatched rows."""
     pd.merge(lmeta, rmeta, **kwargs)  # pandas' errors for bad arguments
-    l1, r1 = sample_of(lmeta), sample_of(rmeta)
+    l1, r1 = _sample(lmeta), _sample(rmeta)
     how = kwargs["how"]
     parts = [] if how.endswith("_anti") else [pd.merge(l1, r1, **kwargs)]
     if how in ("left", "outer", "left_anti") and "left" in unmatched:
         parts.append(pd.merge(l1, rmeta, **kwargs))
     if how in ("right", "outer", "right_anti") and "right" in unmatched:
         parts.append(pd.merge(lmeta, r1, **kwargs))
-    return _common_meta(parts)
+    meta = _common_meta(parts)
+    if how in ("right", "outer") and "right" in unmatched and kwargs.get("right_index") \
+            and not kwargs.get("left_index") and meta.index.nlevels == 1:
+        # the left index taken at unmatched right rows: missing labels (int becomes float)
+        filled = sample_of(lmeta).index.take([0, -1], allow_fill=True, fill_value=None)
+        meta.index = filled[:0].rename(meta.index.name)
+    return meta
 
 
 def _unmatched_counts(flags):
