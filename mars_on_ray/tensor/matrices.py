@@ -14,6 +14,15 @@ from .core import as_tensor
 __all__ = ["rot90", "trace", "kron", "cross", "vander", "resize"]
 
 
+def plane_axes(t, axis1, axis2) -> tuple[int, int]:
+    """``axis1``/``axis2`` of a diagonal's planes, normalised, with NumPy's errors."""
+    if t.ndim < 2:
+        raise ValueError("diag requires an array of at least two dimensions")
+    axis1, axis2 = normalize_axis_index(axis1, t.ndim), normalize_axis_index(axis2, t.ndim)
+    if axis1 == axis2:
+        raise ValueError("axis1 and axis2 cannot be the same")
+    return axis1, axis2
+
 def rot90(m, k=1, axes=(0, 1)):
     """``m`` rotated by 90 degrees ``k`` times in the plane of ``axes`` (first towards the
     second)."""
@@ -50,11 +59,7 @@ def trace(a, offset=0, axis1=0, axis2=1, dtype=None, out=None):
     if out is not None:
         raise TypeError("mt.trace: out= is not supported")
     a = as_tensor(a)
-    if a.ndim < 2:
-        raise ValueError("diag requires an array of at least two dimensions")
-    axis1, axis2 = normalize_axis_index(axis1, a.ndim), normalize_axis_index(axis2, a.ndim)
-    if axis1 == axis2:
-        raise ValueError("axis1 and axis2 cannot be the same")
+    axis1, axis2 = plane_axes(a, axis1, axis2)
     dtype = np.trace(np.zeros((1, 1), a.dtype), dtype=dtype).dtype
 
     def along(axis):

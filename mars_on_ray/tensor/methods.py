@@ -127,16 +127,11 @@ def _matrix_transpose(t):
 def diagonal(a, offset=0, axis1=0, axis2=1):
     """The ``offset`` diagonal of the ``axis1``/``axis2`` planes, as the last axis (NumPy's
     ``diagonal``): the points are gathered from the chunks holding them."""
-    from numpy.lib.array_utils import normalize_axis_index
-
     from .manipulation import moveaxis
+    from .matrices import plane_axes
 
     t = as_tensor(a)
-    if t.ndim < 2:
-        raise ValueError("diag requires an array of at least two dimensions")
-    axis1, axis2 = normalize_axis_index(axis1, t.ndim), normalize_axis_index(axis2, t.ndim)
-    if axis1 == axis2:
-        raise ValueError("axis1 and axis2 cannot be the same")
+    axis1, axis2 = plane_axes(t, axis1, axis2)
     n, m = t.shape[axis1], t.shape[axis2]
     if n != n or m != m:
         raise NotImplementedError("mt.diagonal of a tensor of unknown shape")
