@@ -394,7 +394,13 @@ def test_left_merge_keeps_int_columns_when_every_row_matches():
     assert_eq(flt.merge(mr, on="s", how="left"), left[left["a"] > 4].merge(right, on="s", how="left"))
 
 
-@pytest.mark.parametrize("how", ["left", "right", "outer", "inner"])
+_PD22_INDEX = pytest.mark.xfail(not PANDAS3, strict=True, reason=(
+    "pandas 2.2: a right/outer join of a column to an index with unmatched right rows gives a "
+    "float64 index; the declared index is int64 (known gap, stop 22)"))
+
+
+@pytest.mark.parametrize("how", ["left", pytest.param("right", marks=_PD22_INDEX),
+                                 pytest.param("outer", marks=_PD22_INDEX), "inner"])
 def test_merge_on_a_column_and_a_range_index_keeps_int_columns_when_every_row_matches(how):
     rs = np.random.RandomState(0)
     left = pd.DataFrame({"k": rs.randint(0, 8, 23), "a": rs.randint(-5, 5, 23)}, index=[i % 7 for i in range(23)])

@@ -502,9 +502,9 @@ def _result_meta(lmeta, rmeta, kwargs, unmatched=("left", "right")):
     if how in ("right", "outer", "right_anti") and "right" in unmatched:
         parts.append(pd.merge(lmeta, r1, **kwargs))
     meta = _common_meta(parts)
-    if how in ("right", "outer") and "right" in unmatched and kwargs.get("right_index") \
+    if PANDAS3 and how in ("right", "outer") and "right" in unmatched and kwargs.get("right_index") \
             and not kwargs.get("left_index") and meta.index.nlevels == 1:
-        # the left index taken at unmatched right rows: missing labels (int becomes float)
+        # pandas 3: the left index taken at unmatched right rows, missing labels (int -> float)
         filled = sample_of(lmeta).index.take([0, -1], allow_fill=True, fill_value=None)
         meta.index = filled[:0].rename(meta.index.name)
     return meta
