@@ -19,6 +19,7 @@ from ..core.entity import ChunkData
 from ..core.operand import Operand
 from ..core.tiling import ValuesRequest
 from .core import tensor_meta
+from .rankselect import GatherRanks
 
 NAN = float("nan")
 SAMPLE = 16_384  # strided sample per chunk at most
@@ -91,28 +92,6 @@ def _bracket_part(block, lo, hi, counts):
     return part
 
 
-class GatherBracketed(Operand):
-    """The values at ``ranks``: known pivot values, or picked from the sorted elements strictly
-    inside their bracket (``gap_of``: the bracket's index in the inputs' lists, or -1)."""
-
-    _params = ("ranks", "known", "gap_of", "bases", "bounds", "dtype")
-
-    def execute(self, *extracts):
-        out = np.asarray(self.known, dtype=self.dtype).copy()
-        for g in sorted({g for g in self.gap_of if g >= 0}):
-            lo, hi = self.bounds[g]
-            v = np.concatenate([e[g] for e in extracts])
-            if lo is not None:
-                v = v[v > lo]
-            if hi is not None:
-                v = v[v < hi]
-            mine = [i for i, gap in enumerate(self.gap_of) if gap == g]
-            at = [self.ranks[i] - self.bases[i] for i in mine]
-            v = np.partition(v.astype(self.dtype, copy=False), at)  # selection, not a sort
-            out[mine] = v[at]
-        return out
-
-
 def _brackets(samples, ranks, nonnan: int):
     """Per rank below ``nonnan``: (low pivot, high pivot) around its estimated place in the
     pooled, weighted samples."""
@@ -168,34 +147,31 @@ def select_in_brackets(chunks, ranks, dtype, label):
     extracts = [ChunkData(op, [c], (NAN,), None, (i,), 1) for i, c in enumerate(chunks)]
     yield counts + extracts  # one pass: each chunk read once, its bracket elements kept
     total = np.sum((yield ValuesRequest(counts)), axis=0)  # (bracket, 4) summed over chunks
-    known, gap_of, bases = [], [], []
+    # per bracket: elements below it, at its low pivot, below its high pivot, in it
+    below_lo, at_lo, below_hi, size = (total[:, i].astype(int) for i in range(4))
+    bases = tuple(int(b) for b in below_lo + at_lo)  # the rank of each gap's first element
+    known, gap_of = [], []
     for r in ranks:
         if r >= nonnan:  # past every number: NaN, sorted last
             known.append(NAN)
             gap_of.append(-1)
-            bases.append(0)
             continue
         j = index[of_rank[r]]
         lo, hi = brackets[j]
-        below_lo, at_lo, below_hi, size = (int(v) for v in total[j])
-        upto_lo, before_hi = below_lo + at_lo, below_lo + below_hi
-        upto_hi = below_lo + size
-        if lo is not None and below_lo <= r < upto_lo:
+        if lo is not None and below_lo[j] <= r < bases[j]:
             known.append(lo)
             gap_of.append(-1)
-        elif hi is not None and before_hi <= r < upto_hi:
+        elif hi is not None and below_lo[j] + below_hi[j] <= r < below_lo[j] + size[j]:
             known.append(hi)
             gap_of.append(-1)
-        elif upto_lo <= r < before_hi:
+        elif bases[j] <= r < below_lo[j] + below_hi[j]:
             known.append(0)
             gap_of.append(j)
         else:
             return None  # the sample misled this bracket
-        bases.append(upto_lo)
-    if int(total[:, 3].sum()) > MAX_GATHERED:  # (then some chunk may not have kept its own)
+    if int(size.sum()) > MAX_GATHERED:  # (then some chunk may not have kept its own)
         return None
-    gather = GatherBracketed(ranks=tuple(ranks), known=np.asarray(known, dtype=dtype),
-                             gap_of=tuple(gap_of), bases=tuple(bases), bounds=tuple(brackets),
-                             dtype=np.dtype(dtype), label=label)
+    gather = GatherRanks(ranks=tuple(ranks), known=np.asarray(known, dtype=dtype), gap_of=tuple(gap_of),
+                         bases=bases, dtype=np.dtype(dtype), bounds=tuple(brackets), label=label)
     return ChunkData(gather, extracts if any(g >= 0 for g in gap_of) else [], (len(ranks),),
                      tensor_meta(dtype, 1), (0,))

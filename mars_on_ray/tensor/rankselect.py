@@ -56,17 +56,25 @@ class ExtractGaps(Operand):
 
 
 class GatherRanks(Operand):
-    """The values at ``ranks``: known pivot values, or picked from the sorted gathered gaps."""
+    """The values at ``ranks``: known pivot values, or selected from the gathered gaps
+    (``gap_of``: a rank's gap, or -1; ``bases``: the rank of each gap's first element).
+    ``bounds``: each gap's (lo, hi) when the extracts are closed brackets: only elements
+    strictly inside count."""
 
-    _params = ("ranks", "known", "gap_of", "bases", "dtype")
+    _params = ("ranks", "known", "gap_of", "bases", "dtype", "bounds")
+    bounds = None
 
     def execute(self, *extracts):
-        gaps = [np.sort(np.concatenate([e[g] for e in extracts]).astype(self.dtype, copy=False))
-                for g in range(len(self.bases))]
-        out = np.empty(len(self.ranks), dtype=self.dtype)
-        for i, r in enumerate(self.ranks):
-            g = self.gap_of[i]
-            out[i] = self.known[i] if g < 0 else gaps[g][r - self.bases[g]]
+        out = np.asarray(self.known, dtype=self.dtype).copy()
+        for g in sorted({g for g in self.gap_of if g >= 0}):
+            v = np.concatenate([e[g] for e in extracts]).astype(self.dtype, copy=False)
+            if self.bounds is not None:
+                lo, hi = self.bounds[g]
+                v = v if lo is None else v[v > lo]
+                v = v if hi is None else v[v < hi]
+            mine = [i for i, gap in enumerate(self.gap_of) if gap == g]
+            at = [self.ranks[i] - self.bases[g] for i in mine]
+            out[mine] = np.partition(v, at)[at]  # a selection, not a sort
         return out
 
 
