@@ -80,6 +80,11 @@ def index_meta_mismatch(declared: pd.Index, real: pd.Index) -> str | None:
     return None
 
 
+def _index_of(obj) -> pd.Index | None:
+    """An Index itself, else a frame's or Series' index (None for other metadata)."""
+    return obj if isinstance(obj, pd.Index) else getattr(obj, "index", None)
+
+
 def _level_dtypes(index: pd.Index) -> list:
     return list(index.dtypes) if isinstance(index, pd.MultiIndex) else [index.dtype]
 
@@ -91,9 +96,7 @@ def _check_declared(node: TileableData, expected, check_dtype: bool, check_index
     assert len(node.shape) == len(shape), f"declared ndim {len(node.shape)} != {len(shape)}"
     meta = node.meta
     if check_index_meta and isinstance(expected, (pd.DataFrame, pd.Series, pd.Index)):
-        declared_index = meta if isinstance(expected, pd.Index) else meta.index
-        real_index = expected if isinstance(expected, pd.Index) else expected.index
-        problem = index_meta_mismatch(declared_index, real_index)
+        problem = index_meta_mismatch(_index_of(meta), _index_of(expected))
         assert problem is None, f"declared {problem}"
     if isinstance(expected, pd.DataFrame):
         pd.testing.assert_index_equal(meta.columns, expected.columns)
@@ -119,9 +122,8 @@ def _check_chunks(node: TileableData, check_dtype: bool, check_index_meta: bool 
         for declared, r in zip(chunk.shape, real):
             assert math.isnan(declared) or declared == r, f"chunk {pos}: declared {chunk.shape} != {real}"
         if check_index_meta and isinstance(value, (pd.DataFrame, pd.Series, pd.Index)):
-            declared_index = chunk.meta if isinstance(value, pd.Index) else getattr(chunk.meta, "index", None)
-            real_index = value if isinstance(value, pd.Index) else value.index
-            problem = None if declared_index is None else index_meta_mismatch(declared_index, real_index)
+            declared = _index_of(chunk.meta)
+            problem = None if declared is None else index_meta_mismatch(declared, _index_of(value))
             assert problem is None, f"chunk {pos}: declared {problem}"
         if not check_dtype:
             continue

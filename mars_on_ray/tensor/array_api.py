@@ -177,26 +177,24 @@ def unstack(x, /, *, axis=0):
 
 def isposinf(x, out=None):
     """Whether each element is +inf."""
+    return _signed_inf(x, out, "isposinf", negative=False)
+
+
+def isneginf(x, out=None):
+    """Whether each element is -inf."""
+    return _signed_inf(x, out, "isneginf", negative=True)
+
+
+def _signed_inf(x, out, name, negative: bool):
     from .arithmetic import isinf, logical_and, logical_not, signbit
 
     t = as_tensor(x)
     if t.dtype.kind == "c":
         raise TypeError("This operation is not supported for complex values because it would be ambiguous.")
     if out is not None:
-        raise NotImplementedError("mt.isposinf: out=")
-    return logical_and(isinf(t), logical_not(signbit(t)))
-
-
-def isneginf(x, out=None):
-    """Whether each element is -inf."""
-    from .arithmetic import isinf, logical_and, signbit
-
-    t = as_tensor(x)
-    if t.dtype.kind == "c":
-        raise TypeError("This operation is not supported for complex values because it would be ambiguous.")
-    if out is not None:
-        raise NotImplementedError("mt.isneginf: out=")
-    return logical_and(isinf(t), signbit(t))
+        raise NotImplementedError(f"mt.{name}: out=")
+    sign = signbit(t)
+    return logical_and(isinf(t), sign if negative else logical_not(sign))
 
 
 def sort_complex(a):
